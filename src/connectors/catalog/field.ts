@@ -30,3 +30,31 @@ export const f = {
   konst: (value: string): FieldSpec => ({ type: 'string', const: value }),
   oneOf: (values: readonly string[], nullable = false): FieldSpec => ({ type: 'string', enum: values, nullable }),
 };
+
+/** The same spec under several names, so long reference field lists stay one line: `...each(f.strN(), 'name status')`. */
+export function each(spec: FieldSpec, names: string): Record<string, FieldSpec> {
+  return Object.fromEntries(names.trim().split(/\s+/).map((n) => [n, spec]));
+}
+
+/** Searchable map written the way the reference groups it: `byType({ string: 'id name', int: 'age' })`. */
+export function byType(groups: Partial<Record<FieldType, string>>): Record<string, FieldType> {
+  const out: Record<string, FieldType> = {};
+  for (const [type, names] of Object.entries(groups) as [FieldType, string][]) {
+    for (const n of names.trim().split(/\s+/)) out[n] = type;
+  }
+  return out;
+}
+
+/**
+ * Searchable map of an inferred entity, typed from its own record fields: an inferred searchable
+ * field is always a record field, so generated records carry it. A typo fails at import time.
+ */
+export function searchOf(fields: Readonly<Record<string, FieldSpec>>, names: string): Record<string, FieldType> {
+  const out: Record<string, FieldType> = {};
+  for (const n of names.trim().split(/\s+/)) {
+    const spec = fields[n];
+    if (spec === undefined) throw new Error(`searchOf: "${n}" is not a record field`);
+    out[n] = spec.type;
+  }
+  return out;
+}

@@ -99,6 +99,8 @@ export interface IncrementalSpec {
   readonly field: string;
   /** Encoding of both the field and the param value. */
   readonly format: 'unix' | 'iso_datetime' | 'date';
+  /** Encoding of the param value when it differs from the field's (live-chat `start_time` is unix, records ISO). */
+  readonly paramFormat?: 'unix' | 'iso_datetime' | 'date';
 }
 
 /**
@@ -114,11 +116,17 @@ export type PartitionSpec =
       readonly entity: string;
       /** Field of the parent record that becomes the param value (default: parent id field). */
       readonly from?: string;
+      /** Format string where `{value}` is replaced by the parent value (issue-tracker JQL per project). */
+      readonly template?: string;
+      /** Param of an earlier dimension: use only parent records read under that same param value (tables within a base). */
+      readonly within?: string;
     };
 
 /** The read path of an entity: which action the worker calls and how it pages. */
 export interface ReadSpec {
   readonly action: 'list' | 'api_search';
+  /** Entity whose action is called when this one has no list of its own (work-management `teams` via `workspace_teams`). */
+  readonly entity?: string;
   readonly pageSize?: PageSizeSpec;
   readonly paging: PagingSpec;
   readonly incremental?: IncrementalSpec;
@@ -161,6 +169,12 @@ export interface ConfigFieldSpec {
   readonly type: 'string' | 'string_list';
   readonly required: boolean;
   readonly description: string;
+  /** A `string` holding comma-separated values (an array is accepted too); normalized to `a,b`. */
+  readonly list?: boolean;
+  /** Prefix stripped from each value (ad account ids are sent without `act_`). */
+  readonly stripPrefix?: string;
+  /** Shape the value must have. */
+  readonly format?: 'url';
 }
 
 /** One connector kind: neutral key, entities, credentials and replication_config shape. */
@@ -171,4 +185,6 @@ export interface ConnectorDef {
   readonly credentialMethods: readonly CredentialMethod[];
   /** Connector-specific replication_config fields (generic ones are shared). */
   readonly replicationConfig: Readonly<Record<string, ConfigFieldSpec>>;
+  /** Methods the reference marks unavailable; refused with a message saying so (drive: `token`). */
+  readonly unavailableMethods?: readonly CredentialMethod['name'][];
 }

@@ -1,110 +1,11 @@
-import { f } from '../field.js';
-import type { ConnectorDef, EntityDef } from '../types.js';
+import { byName, defineConnector } from '../define.js';
+import { balance_transactions, balance, disputes, payment_intents, payouts, products } from './payments/ledger.js';
+import { invoices, refunds, subscriptions } from './payments/billing.js';
+import { charges } from './payments/charges.js';
+import { customers } from './payments/customers.js';
 
-const address = f.objN({
-  line1: f.strN(),
-  line2: f.strN(),
-  city: f.strN(),
-  state: f.strN(),
-  postal_code: f.strN(),
-  country: f.fmt('country', true),
-});
-
-/** Cursor-paged list params shared by customers, balance_transactions, payment_intents, disputes. */
-const cursorListParams = {
-  limit: { type: 'int', min: 1, max: 100, default: 10 },
-  starting_after: { type: 'string' },
-  ending_before: { type: 'string' },
-  'created.gt': { type: 'int' },
-  'created.gte': { type: 'int' },
-  'created.lt': { type: 'int' },
-  'created.lte': { type: 'int' },
-} as const;
-
-const cursorRead = {
-  action: 'list',
-  pageSize: { param: 'limit', max: 100, default: 10 },
-  paging: { style: 'last_id', param: 'starting_after', hasMore: 'has_more' },
-  incremental: { param: 'created.gte', field: 'created', format: 'unix' },
-} as const;
-
-const customers: EntityDef = {
-  name: 'customers',
-  actions: ['list', 'create', 'get', 'update', 'delete', 'api_search', 'search'],
-  idField: 'id',
-  source: 'reference',
-  fields: {
-    id: f.str({ format: 'id' }),
-    object: f.konst('customer'),
-    address,
-    balance: f.int(),
-    business_name: f.fmt('company', true),
-    cash_balance: f.objN(),
-    created: f.int({ format: 'unix' }),
-    currency: f.fmt('currency', true),
-    customer_account: f.strN(),
-    default_currency: f.fmt('currency', true),
-    default_source: f.strN(),
-    delinquent: f.boolN(),
-    description: f.fmt('text', true),
-    discount: f.objN(),
-    email: f.fmt('email', true),
-    individual_name: f.fmt('name', true),
-    invoice_credit_balance: f.obj(),
-    invoice_prefix: f.strN(),
-    invoice_settings: f.obj({ default_payment_method: f.strN(), footer: f.strN() }),
-    livemode: f.bool(),
-    metadata: f.obj({ plan: f.oneOf(['free', 'pro', 'enterprise']), region: f.strN() }),
-    name: f.fmt('name', true),
-    next_invoice_sequence: f.intN(),
-    phone: f.fmt('phone', true),
-    preferred_locales: f.arrN('string'),
-    shipping: f.objN({ name: f.fmt('name', true), phone: f.fmt('phone', true), address }),
-    sources: f.objN(),
-    subscriptions: f.objN(),
-    tax_exempt: f.oneOf(['none', 'exempt', 'reverse'], true),
-    test_clock: f.strN(),
-  },
-  searchable: {
-    account_balance: 'int',
-    address: 'object',
-    balance: 'int',
-    cards: 'array',
-    created: 'int',
-    currency: 'string',
-    default_card: 'string',
-    default_source: 'string',
-    delinquent: 'boolean',
-    description: 'string',
-    discount: 'object',
-    email: 'string',
-    id: 'string',
-    invoice_prefix: 'string',
-    invoice_settings: 'object',
-    is_deleted: 'boolean',
-    livemode: 'boolean',
-    metadata: 'object',
-    name: 'string',
-    next_invoice_sequence: 'int',
-    object: 'string',
-    phone: 'string',
-    preferred_locales: 'array',
-    shipping: 'object',
-    sources: 'string',
-    subscriptions: 'object',
-    tax_exempt: 'string',
-    tax_info: 'string',
-    tax_info_verification: 'string',
-    test_clock: 'string',
-    updated: 'int',
-  },
-  params: { ...cursorListParams, email: { type: 'string' } },
-  read: cursorRead,
-  rules: ['Payments list and api_search actions: `limit` 1 to 100, default 10'],
-};
-
-/** Payments platform (overview §8 limits: list `limit` 1–100). */
-export const payments: ConnectorDef = {
+/** Payments platform (overview §8 limits: list `limit` 1–100; timestamps are unix seconds). */
+export const payments = defineConnector({
   key: 'payments',
   title: 'Payments platform',
   credentialMethods: [
@@ -112,5 +13,17 @@ export const payments: ConnectorDef = {
     { name: 'oauth', fields: { access_token: { required: true }, refresh_token: { required: false } } },
   ],
   replicationConfig: {},
-  entities: { customers },
-};
+  entities: byName(
+    customers,
+    invoices,
+    charges,
+    subscriptions,
+    refunds,
+    products,
+    balance,
+    balance_transactions,
+    payment_intents,
+    disputes,
+    payouts,
+  ),
+});

@@ -1,0 +1,83 @@
+/**
+ * Builds the one `deps` object an entry point (api, worker, cli, demo) runs on. Nothing else
+ * creates clients; tests build their own deps the same way.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
+import type { Config } from '../config.js';
+import { HttpConnectorRuntime, type ConnectorRuntime } from '../connectors/runtime-client.js';
+import { AppError } from '../errors.js';
+import { createLogger, type Logger } from '../logger.js';
+import type { SearchBackend } from '../search/backend.js';
+import { PostgresSearchBackend } from '../search/postgres/postgres-backend.js';
+import { ephemeralKeyring, parseKeyring, type Keyring } from '../store/crypto.js';
+import { createDb, type DB } from '../store/db.js';
+import { SYNC_QUEUE, type SyncJob } from '../worker/jobs.js';
+import { createQueueFactory, type QueueFactory } from '../worker/queue-factory.js';
+
+/** Everything the app's modules need, built once per process. */
+export interface Deps {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly db: Kysely<DB>;
+  readonly pool: pg.Pool;
+  readonly backend: SearchBackend;
+  readonly queues: QueueFactory;
+  readonly syncQueue: Queue<SyncJob>;
+  readonly runtime: ConnectorRuntime;
+  readonly keyring: Keyring;
+  readonly cursorSecret: string;
+  close(): Promise<void>;
+}
+
+/** Options for throwaway processes (demo, tests): generate secrets instead of requiring them. */
+export interface DepsOptions {
+  readonly ephemeralSecrets?: boolean;
+  readonly logger?: Logger;
+}
+
+function missing(name: string, hint: string): never {
+  throw new AppError('config_invalid', `${name} is required: ${hint}`, { path: name });
+}
+
+function need<T>(value: T | undefined, name: string, hint: string): T {
+  return value === undefined ? missing(name, hint) : value;
+}
+
+function searchBackend(config: Config): SearchBackend {
+  if (config.searchBackend === 'opensearch') {
+    throw new AppError('config_invalid', 'SEARCH_BACKEND=opensearch is not available in this build yet; use the postgres backend', { path: 'SEARCH_BACKEND' });
+  }
+  return new PostgresSearchBackend();
+}
+
+export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  const databaseUrl = need(config.databaseUrl, 'DATABASE_URL', 'point it at Postgres, or run `syncdex demo` for the embedded setup');
+  const keyring = config.credentialsKey !== undefined ? parseKeyring(config.credentialsKey) : opts.ephemeralSecrets === true ? ephemeralKeyring() : missing('CREDENTIALS_KEY', 'a base64 32-byte key, e.g. `openssl rand -base64 32`');
+  const cursorSecret = config.cursorSecret ?? (opts.ephemeralSecrets === true ? randomBytes(32).toString('base64url') : missing('CURSOR_SECRET', 'a random string of 16+ characters shared by every API process'));
+  const runtimeUrl = need(config.runtimeUrl, 'CONNECTOR_RUNTIME_URL', 'the connector runtime, e.g. `syncdex sandbox` at http://127.0.0.1:8090');
+  const { db, pool } = createDb(databaseUrl);
+  const queueUrl = config.queueBackend === 'redis' ? need(config.redisUrl, 'REDIS_URL', 'or set QUEUE_BACKEND=postgres') : databaseUrl;
+  const queues = createQueueFactory({ kind: config.queueBackend, url: queueUrl });
+  const syncQueue = queues.queue<SyncJob>(SYNC_QUEUE);
+  const runtime = new HttpConnectorRuntime({ baseUrl: runtimeUrl, token: config.runtimeToken, timeoutMs: config.runtimeTimeoutMs });
+  return {
+    config,
+    logger,
+    db,
+    pool,
+    backend: searchBackend(config),
+    queues,
+    syncQueue,
+    runtime,
+    keyring,
+    cursorSecret,
+    close: async () => {
+      await syncQueue.close().catch(() => undefined);
+      await db.destroy();
+    },
+  };
+}

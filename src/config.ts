@@ -1,0 +1,91 @@
+/**
+ * The only reader of process.env. One zod schema; every problem is reported at once.
+ */
+import { z } from 'zod';
+import { AppError } from './errors.js';
+
+const optionalUrl = z.string().url().optional();
+const port = z.coerce.number().int().min(0).max(65535);
+
+const schema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+    DATABASE_URL: optionalUrl,
+    REDIS_URL: optionalUrl,
+    OPENSEARCH_URL: optionalUrl,
+    SEARCH_BACKEND: z.enum(['postgres', 'opensearch']).optional(),
+    QUEUE_BACKEND: z.enum(['redis', 'postgres']).optional(),
+    CONNECTOR_RUNTIME_URL: optionalUrl,
+    CONNECTOR_RUNTIME_TOKEN: z.string().min(1).optional(),
+    CONNECTOR_RUNTIME_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** Base64 AES-256 keys as `keyId:base64,keyId:base64`; the first encrypts, all decrypt. */
+    CREDENTIALS_KEY: z.string().min(1).optional(),
+    CURSOR_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    PORT: port.default(8080),
+    SANDBOX_PORT: port.default(8090),
+    WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+  })
+  .superRefine((env, ctx) => {
+    if (env.SEARCH_BACKEND === 'opensearch' && env.OPENSEARCH_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['OPENSEARCH_URL'], message: 'required when SEARCH_BACKEND=opensearch' });
+    }
+    if (env.QUEUE_BACKEND === 'redis' && env.REDIS_URL === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'required when QUEUE_BACKEND=redis' });
+    }
+    if (env.NODE_ENV === 'production') {
+      for (const key of ['DATABASE_URL', 'CREDENTIALS_KEY', 'CURSOR_SECRET'] as const) {
+        if (env[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'required in production' });
+      }
+    }
+  });
+
+/** Raw, validated environment. */
+export type Env = z.infer<typeof schema>;
+
+/** Resolved configuration: defaults chosen, backends decided. */
+export interface Config {
+  readonly env: Env['NODE_ENV'];
+  readonly databaseUrl: string | undefined;
+  readonly redisUrl: string | undefined;
+  readonly opensearchUrl: string | undefined;
+  readonly searchBackend: 'postgres' | 'opensearch';
+  readonly queueBackend: 'redis' | 'postgres';
+  readonly runtimeUrl: string | undefined;
+  readonly runtimeToken: string | undefined;
+  readonly runtimeTimeoutMs: number;
+  readonly credentialsKey: string | undefined;
+  readonly cursorSecret: string | undefined;
+  readonly logLevel: Env['LOG_LEVEL'];
+  readonly port: number;
+  readonly sandboxPort: number;
+  readonly workerConcurrency: number;
+}
+
+/** Parses an environment (default: process.env); throws one `config_invalid` listing every problem. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new AppError('config_invalid', `invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  return {
+    env: e.NODE_ENV,
+    databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    opensearchUrl: e.OPENSEARCH_URL,
+    searchBackend: e.SEARCH_BACKEND ?? (e.OPENSEARCH_URL !== undefined ? 'opensearch' : 'postgres'),
+    queueBackend: e.QUEUE_BACKEND ?? (e.REDIS_URL !== undefined ? 'redis' : 'postgres'),
+    runtimeUrl: e.CONNECTOR_RUNTIME_URL,
+    runtimeToken: e.CONNECTOR_RUNTIME_TOKEN,
+    runtimeTimeoutMs: e.CONNECTOR_RUNTIME_TIMEOUT_MS,
+    credentialsKey: e.CREDENTIALS_KEY,
+    cursorSecret: e.CURSOR_SECRET,
+    logLevel: e.LOG_LEVEL,
+    port: e.PORT,
+    sandboxPort: e.SANDBOX_PORT,
+    workerConcurrency: e.WORKER_CONCURRENCY,
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * One sandbox dataset: the records of one (connector type, entity, partition scope), listed
+ * newest first. Records are generated on demand from their position, so a million-record
+ * dataset costs nothing until it is read. Mutations (create/update/delete) are small overlays.
+ */
+import type { EntityDef } from '../connectors/catalog/types.js';
+import { creationField, createdSecFor, generateRecord, recordId, type GenContext } from './generate.js';
+
+/** Ordinals of records created by mutations start here, so they never collide with base ones. */
+const EXTRA_BASE = 1_000_000_000;
+
+/** A virtual list: `extras` newest first, then `size` base records; deletions are skipped. */
+export class Dataset {
+  readonly ctx: GenContext;
+  private size: number;
+  private extras = 0;
+  private readonly revisions = new Map<number, number>();
+  private readonly deleted = new Set<number>();
+
+  constructor(entity: EntityDef, seed: number, scope: string, size: number) {
+    this.ctx = { entity, seed, scope, createdField: creationField(entity) };
+    this.size = size;
+  }
+
+  /** Raw length including deleted positions. */
+  get rawLength(): number {
+    return this.extras + this.size;
+  }
+
+  get liveCount(): number {
+    return this.rawLength - this.deleted.size;
+  }
+
+  ordinalAt(pos: number): number {
+    return pos < this.extras ? EXTRA_BASE + (this.extras - 1 - pos) : pos - this.extras;
+  }
+
+  private positionOf(ordinal: number): number {
+    return ordinal >= EXTRA_BASE ? this.extras - 1 - (ordinal - EXTRA_BASE) : ordinal + this.extras;
+  }
+
+  isDeletedAt(pos: number): boolean {
+    return this.deleted.has(this.ordinalAt(pos));
+  }
+
+  recordAt(pos: number): Record<string, unknown> {
+    const ordinal = this.ordinalAt(pos);
+    const extra = ordinal >= EXTRA_BASE;
+    const createdSec = createdSecFor(extra ? ordinal - EXTRA_BASE : ordinal, extra);
+    return generateRecord(this.ctx, { ordinal, createdSec, revision: this.revisions.get(ordinal) ?? 0 });
+  }
+
+  /** Position just after the record with this id, or -1 when the id is not one of ours. */
+  positionAfterId(id: unknown): number {
+    const m = /(\d+)$/.exec(String(id));
+    if (m === null) return -1;
+    let ordinal = Number(m[1]);
+    const spec = this.ctx.entity.fields[this.ctx.entity.idField];
+    if ((spec?.type === 'int' || spec?.type === 'number') && this.ctx.scope !== '') ordinal %= 10_000_000;
+    else if (spec?.type === 'int' || spec?.type === 'number') ordinal -= 1;
+    const pos = this.positionOf(ordinal);
+    if (pos < 0 || pos >= this.rawLength || String(recordId(this.ctx, ordinal)) !== String(id)) return -1;
+    return pos + 1;
+  }
+
+  /** Raw position of the n-th live record (skipping deleted ones). */
+  rawPositionOfLive(n: number): number {
+    if (this.deleted.size === 0) return n;
+    let pos = 0;
+    let live = -1;
+    for (; pos < this.rawLength; pos++) {
+      if (!this.isDeletedAt(pos)) live++;
+      if (live === n) return pos;
+    }
+    return this.rawLength;
+  }
+
+  /** Collects up to `limit` live records from raw position `start`; `next` is where to continue. */
+  slice(start: number, limit: number, maxRawPos = this.rawLength): { records: Record<string, unknown>[]; next: number } {
+    const records: Record<string, unknown>[] = [];
+    let pos = Math.max(0, start);
+    for (; pos < maxRawPos && records.length < limit; pos++) {
+      if (!this.isDeletedAt(pos)) records.push(this.recordAt(pos));
+    }
+    return { records, next: pos };
+  }
+
+  /** Whether a live record exists at or after `pos` (below `maxRawPos`). */
+  hasLiveFrom(pos: number, maxRawPos = this.rawLength): boolean {
+    for (let p = pos; p < maxRawPos; p++) if (!this.isDeletedAt(p)) return true;
+    return false;
+  }
+
+  /** Number of raw positions whose creation second is ≥ `sinceSec` (the list is newest first). */
+  rawLengthSince(sinceSec: number): number {
+    const baseKept = Math.max(0, Math.min(this.size, Math.floor((createdSecFor(0, false) - sinceSec) / 37) + 1));
+    const extrasKept = Array.from({ length: this.extras }, (_, k) => createdSecFor(k, true)).filter((s) => s >= sinceSec).length;
+    return extrasKept === this.extras ? this.extras + baseKept : extrasKept;
+  }
+
+  /** Mutations between runs: new records (newest), new revisions of random live ones, deletions. */
+  mutate(m: { create?: number; update?: number; delete?: number }, pick: (n: number) => number): { created: unknown[]; updated: unknown[]; deleted: unknown[] } {
+    const out = { created: [] as unknown[], updated: [] as unknown[], deleted: [] as unknown[] };
+    for (let i = 0; i < (m.create ?? 0); i++) {
+      this.extras++;
+      out.created.push(this.recordAt(0)[this.ctx.entity.idField]);
+    }
+    const touch = (kind: 'updated' | 'deleted', count: number): void => {
+      for (let i = 0, guard = 0; i < count && this.liveCount > 0 && guard < count * 50; guard++) {
+        const pos = pick(this.rawLength);
+        if (this.isDeletedAt(pos)) continue;
+        const ordinal = this.ordinalAt(pos);
+        const id = this.recordAt(pos)[this.ctx.entity.idField];
+        if (kind === 'updated') this.revisions.set(ordinal, (this.revisions.get(ordinal) ?? 0) + 1);
+        else this.deleted.add(ordinal);
+        out[kind].push(id);
+        i++;
+      }
+    };
+    touch('updated', m.update ?? 0);
+    touch('deleted', m.delete ?? 0);
+    return out;
+  }
+
+  /** Every live record, in list order (for tests comparing the store with the sandbox). */
+  all(): Record<string, unknown>[] {
+    return this.slice(0, Number.MAX_SAFE_INTEGER).records;
+  }
+
+  resize(size: number): void {
+    this.size = size;
+  }
+}

@@ -1,0 +1,41 @@
+/** The seam between the search service and an index engine (Postgres or OpenSearch). */
+import type { Db } from '../store/db.js';
+import type { SearchQuery, SearchTarget } from './dsl/ast.js';
+
+/** One change to apply to an index, with the record version that orders it. */
+export interface IndexChange {
+  readonly recordId: string;
+  readonly version: string;
+  /** Searchable projection of the record; null for a tombstone. */
+  readonly doc: Record<string, unknown> | null;
+}
+
+/** A hit as a backend returns it: the values it sorted by travel into the next cursor. */
+export interface BackendHit {
+  readonly id: string;
+  readonly score: number;
+  readonly doc: Record<string, unknown>;
+  readonly sortValues: readonly unknown[];
+}
+
+/** A search to run: the validated query, the tenant, and the keyset position to continue after. */
+export interface BackendSearch {
+  readonly target: SearchTarget;
+  readonly connectorId: string;
+  readonly query: SearchQuery;
+  readonly after: readonly unknown[] | null;
+  /** Hits to fetch: `limit + 1`, so the caller knows whether another page exists. */
+  readonly size: number;
+}
+
+/** An index engine. `db` is the caller's transaction for engines that live in Postgres. */
+export interface SearchBackend {
+  readonly kind: 'postgres' | 'opensearch';
+  /** Creates the live index of a (connector type, entity) if missing; returns its name. */
+  ensureIndex(db: Db, target: SearchTarget): Promise<string>;
+  /** Applies changes in version order; an older version never overwrites a newer one. */
+  apply(db: Db, indexName: string, connectorId: string, changes: readonly IndexChange[]): Promise<void>;
+  search(db: Db, req: BackendSearch): Promise<BackendHit[]>;
+  /** Names of the live index (alias target) of a (connector type, entity), or null. */
+  liveIndex(db: Db, target: SearchTarget): Promise<string | null>;
+}

@@ -1,0 +1,20 @@
+/**
+ * Word splitting shared by the parser (query terms) and every evaluator (value words), so that
+ * `fuzzy` and `keyword` see the same words everywhere: lower-case (String#toLowerCase), then split
+ * on every run of characters that are neither a Unicode letter nor a Unicode digit.
+ */
+
+const NON_WORD = /[^\p{L}\p{N}]+/u;
+
+/** The words of a text: lower-cased, split on non letter/digit runs, empties dropped. */
+export function textWords(text: string): string[] {
+  return text
+    .toLowerCase()
+    .split(NON_WORD)
+    .filter((w) => w !== '');
+}
+
+/** The distinct words of a query text, in first-occurrence order (duplicates add nothing). */
+export function queryTerms(text: string): string[] {
+  return [...new Set(textWords(text))];
+}

@@ -1,0 +1,159 @@
+/**
+ * Filter AST → Postgres boolean expression over an index row (`doc` and its text `shadow`).
+ * Mirrors the reference evaluator (src/search/reference): candidates are the value or, for an
+ * array, its elements; text operators read the shadow written at index time. Every value and
+ * every path segment is a bound parameter; no identifier is ever interpolated.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { FieldPath, FilterNode, Scalar } from '../dsl/ast.js';
+import { anchoredLikeTokens } from '../dsl/like.js';
+
+type Sql = RawBuilder<unknown>;
+
+/** Where paths resolve: the row (top level) or one element of an `any` array. */
+export interface RowContext {
+  readonly doc: Sql;
+  readonly shadow: Sql;
+}
+
+export const TRUE = sql`true`;
+export const FALSE = sql`false`;
+
+/** The JSON value at a path, stepping only into objects (like the evaluator's resolvePath). */
+export function valueAt(root: Sql, path: FieldPath): Sql {
+  const segments = [path.field, ...path.sub];
+  // `#>` would index into arrays on numeric segments; the contract steps into objects only.
+  if (!segments.some((s) => /^-?\d+$/.test(s))) return sql`(${root} #> ${segments}::text[])`;
+  return segments.reduce<Sql>((cur, seg) => sql`(case when jsonb_typeof(${cur}) = 'object' then ${cur} -> ${seg}::text end)`, root);
+}
+
+/** `exists` over the candidates of a JSON value (none when missing; the elements of an array). */
+export function someCandidate(value: Sql, pred: (e: Sql) => Sql): Sql {
+  const e = sql.ref('c.e');
+  return sql`exists (select 1 from jsonb_array_elements(case when ${value} is null then '[]'::jsonb when jsonb_typeof(${value}) = 'array' then ${value} else jsonb_build_array(${value}) end) as c(e) where ${pred(e)})`;
+}
+
+/** The value has a non-null candidate. */
+export function isPresent(value: Sql): Sql {
+  return someCandidate(value, (e) => sql`jsonb_typeof(${e}) <> 'null'`);
+}
+
+function eqScalar(e: Sql, v: Exclude<Scalar, null>): Sql {
+  return sql`${e} = ${JSON.stringify(v)}::jsonb`;
+}
+
+function eqHolds(ctx: RowContext, path: FieldPath, v: Scalar): Sql {
+  const value = valueAt(ctx.doc, path);
+  if (v === null) return sql`not ${isPresent(value)}`;
+  return someCandidate(value, (e) => eqScalar(e, v));
+}
+
+const CMP = { gt: sql`>`, gte: sql`>=`, lt: sql`<`, lte: sql`<=` } as const;
+
+function compareHolds(ctx: RowContext, path: FieldPath, op: keyof typeof CMP, bound: string | number): Sql {
+  return someCandidate(valueAt(ctx.doc, path), (e) =>
+    typeof bound === 'number'
+      ? sql`(jsonb_typeof(${e}) = 'number' and (${e})::numeric ${CMP[op]} ${String(bound)}::numeric)`
+      : sql`(jsonb_typeof(${e}) = 'string' and (${e} #>> '{}') collate "C" ${CMP[op]} ${bound}::text collate "C")`,
+  );
+}
+
+function inHolds(ctx: RowContext, path: FieldPath, values: readonly Scalar[]): Sql {
+  const present = values.filter((v): v is Exclude<Scalar, null> => v !== null);
+  const value = valueAt(ctx.doc, path);
+  const parts: Sql[] = [];
+  if (present.length > 0) {
+    const list = present.map((v) => JSON.stringify(v));
+    parts.push(someCandidate(value, (e) => sql`${e} = any(${list}::jsonb[])`));
+  }
+  if (present.length < values.length) parts.push(sql`not ${isPresent(value)}`);
+  return parts.length === 0 ? FALSE : sql`(${sql.join(parts, sql` or `)})`;
+}
+
+/** Translates a contract `like` pattern into a Postgres LIKE pattern over lower-cased text. */
+export function likePattern(pattern: string): string | null {
+  const tokens = anchoredLikeTokens(pattern.toLowerCase());
+  if (tokens === null) return null;
+  return tokens.map((t) => (t.kind === 'any' ? '%' : t.kind === 'one' ? '_' : /[%_\\]/.test(t.char) ? `\\${t.char}` : t.char)).join('');
+}
+
+function likeHolds(ctx: RowContext, path: FieldPath, pattern: string): Sql {
+  const p = likePattern(pattern);
+  if (p === null) return FALSE;
+  return someCandidate(valueAt(ctx.shadow, path), (s) => sql`(${s} ->> 'l') like ${p}`);
+}
+
+function containsHolds(ctx: RowContext, path: FieldPath, v: Scalar): Sql {
+  if (v === null) return FALSE;
+  const value = valueAt(ctx.doc, path);
+  return sql`(jsonb_typeof(${value}) = 'array' and ${value} @> ${JSON.stringify([v])}::jsonb and exists (select 1 from jsonb_array_elements(${value}) as k(e) where ${eqScalar(sql.ref('k.e'), v)}))`;
+}
+
+/** The elements of an array-of-objects value, each with its shadow, for `any`. */
+function anyHolds(ctx: RowContext, path: FieldPath, inner: FilterNode): Sql {
+  const value = valueAt(ctx.doc, path);
+  const shadow = valueAt(ctx.shadow, path);
+  const el: RowContext = { doc: sql.ref('a.e'), shadow: sql`(${shadow} -> (a.i - 1)::int)` };
+  return sql`exists (select 1 from jsonb_array_elements(case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end) with ordinality as a(e, i) where jsonb_typeof(a.e) = 'object' and ${compileFilter(inner, el)})`;
+}
+
+/** Quality of one fuzzy term against word `w` (1 exact, 0.5 prefix, 2^-d within AUTO edits, else 0). */
+export function termQuality(term: string, w: Sql): Sql {
+  const n = Array.from(term).length;
+  const k = n <= 2 ? 0 : n <= 5 ? 1 : 2;
+  const prefix = sql`case when left(${w}, ${n}::int) = ${term}::text then 0.5 else 0 end`;
+  if (k === 0) return sql`(case when ${w} = ${term}::text then 1.0 else ${prefix} end)::float8`;
+  // levenshtein accepts at most 255 characters per side; longer words can still match by prefix.
+  const edits = sql`case when abs(length(${w}) - ${n}::int) <= ${k}::int and length(${w}) <= 255 and ${n}::int <= 255
+      then (select case when d <= ${k}::int then power(2.0, -d) else 0 end from levenshtein_less_equal(${term}::text, ${w}, ${k}::int) as d)
+      else 0 end`;
+  return sql`(case when ${w} = ${term}::text then 1.0 else greatest(${prefix}, ${edits}) end)::float8`;
+}
+
+/** Best quality of `term` over the words of one shadow string `s`. */
+export function bestTermQuality(term: string, s: Sql): Sql {
+  return sql`coalesce((select max(${termQuality(term, sql.ref('w.w'))}) from jsonb_array_elements_text(${s} -> 'w') as w(w)), 0)`;
+}
+
+function fuzzyHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {
+  return someCandidate(valueAt(ctx.shadow, path), (s) =>
+    sql`(jsonb_typeof(${s}) = 'object' and ${sql.join(terms.map((t) => sql`${bestTermQuality(t, s)} > 0`), sql` and `)})`,
+  );
+}
+
+function keywordHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {
+  return someCandidate(valueAt(ctx.shadow, path), (s) => sql`(jsonb_typeof(${s}) = 'object' and (${s} -> 'w') ?| ${[...terms]}::text[])`);
+}
+
+/** Compiles a filter node to a boolean SQL expression (never NULL). */
+export function compileFilter(node: FilterNode, ctx: RowContext): Sql {
+  switch (node.op) {
+    case 'and':
+      return sql`(${sql.join(node.filters.map((f) => compileFilter(f, ctx)), sql` and `)})`;
+    case 'or':
+      return sql`(${sql.join(node.filters.map((f) => compileFilter(f, ctx)), sql` or `)})`;
+    case 'not':
+      return sql`(not ${compileFilter(node.filter, ctx)})`;
+    case 'eq':
+      return eqHolds(ctx, node.path, node.value);
+    case 'neq':
+      return sql`(not ${eqHolds(ctx, node.path, node.value)})`;
+    case 'gt':
+    case 'gte':
+    case 'lt':
+    case 'lte':
+      return compareHolds(ctx, node.path, node.op, node.value);
+    case 'in':
+      return inHolds(ctx, node.path, node.values);
+    case 'like':
+      return likeHolds(ctx, node.path, node.pattern);
+    case 'fuzzy':
+      return fuzzyHolds(ctx, node.path, node.terms);
+    case 'keyword':
+      return keywordHolds(ctx, node.path, node.terms);
+    case 'contains':
+      return containsHolds(ctx, node.path, node.value);
+    case 'any':
+      return anyHolds(ctx, node.path, node.filter);
+  }
+}

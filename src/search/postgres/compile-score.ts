@@ -1,0 +1,75 @@
+/**
+ * Relevance in SQL, term for term the reference evaluator's score.ts: fuzzy = best string's sum
+ * of term qualities, keyword = best string's count of terms found, and = sum, or = sum of the
+ * matching branches, not = 0, any = best matching element, other operators 0. All values are
+ * sums of powers of two, so float8 arithmetic gives the evaluator's exact numbers.
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { FilterNode, TextOp } from '../dsl/ast.js';
+import { bestTermQuality, compileFilter, valueAt, type RowContext } from './compile-filter.js';
+
+type Sql = RawBuilder<unknown>;
+type TextNode = Extract<FilterNode, { op: TextOp }>;
+
+const ZERO = sql`0::float8`;
+
+function candidatesOf(value: Sql): Sql {
+  return sql`jsonb_array_elements(case when ${value} is null then '[]'::jsonb when jsonb_typeof(${value}) = 'array' then ${value} else jsonb_build_array(${value}) end)`;
+}
+
+function fuzzyScore(ctx: RowContext, node: TextNode): Sql {
+  const s = sql.ref('fs.s');
+  const q = node.terms.map((t) => bestTermQuality(t, s));
+  return sql`coalesce((select max(x.total) from (
+      select ${sql.join(q, sql` + `)} as total, least(${sql.join(q, sql`, `)}) as worst
+        from ${candidatesOf(valueAt(ctx.shadow, node.path))} as fs(s) where jsonb_typeof(fs.s) = 'object') x
+      where x.worst > 0), 0)::float8`;
+}
+
+function keywordScore(ctx: RowContext, node: TextNode): Sql {
+  const s = sql.ref('ks.s');
+  const found = node.terms.map((t) => sql`(case when (${s} -> 'w') ? ${t}::text then 1 else 0 end)`);
+  return sql`coalesce((select max(${sql.join(found, sql` + `)}) from ${candidatesOf(valueAt(ctx.shadow, node.path))} as ks(s) where jsonb_typeof(ks.s) = 'object'), 0)::float8`;
+}
+
+function anyScore(ctx: RowContext, node: Extract<FilterNode, { op: 'any' }>): Sql {
+  const value = valueAt(ctx.doc, node.path);
+  const shadow = valueAt(ctx.shadow, node.path);
+  const el: RowContext = { doc: sql.ref('sa.e'), shadow: sql`(${shadow} -> (sa.i - 1)::int)` };
+  return sql`coalesce((select max(${matchedScore(node.filter, el)}) from jsonb_array_elements(case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end) with ordinality as sa(e, i)
+      where jsonb_typeof(sa.e) = 'object' and ${compileFilter(node.filter, el)}), 0)::float8`;
+}
+
+/** Score of a node for a row already known to match it. */
+export function matchedScore(node: FilterNode, ctx: RowContext): Sql {
+  switch (node.op) {
+    case 'and':
+      return sql`(${sql.join(node.filters.map((f) => matchedScore(f, ctx)), sql` + `)})`;
+    case 'or':
+      return sql`(${sql.join(node.filters.map((f) => sql`(case when ${compileFilter(f, ctx)} then ${matchedScore(f, ctx)} else 0 end)`), sql` + `)})`;
+    case 'fuzzy':
+      return fuzzyScore(ctx, node);
+    case 'keyword':
+      return keywordScore(ctx, node);
+    case 'any':
+      return anyScore(ctx, node);
+    default:
+      return ZERO;
+  }
+}
+
+/** Whether a subtree can contribute relevance (skips building dead SQL). */
+export function hasTextOp(node: FilterNode): boolean {
+  switch (node.op) {
+    case 'fuzzy':
+    case 'keyword':
+      return true;
+    case 'and':
+    case 'or':
+      return node.filters.some(hasTextOp);
+    case 'any':
+      return hasTextOp(node.filter);
+    default:
+      return false;
+  }
+}

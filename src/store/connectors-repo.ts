@@ -1,0 +1,102 @@
+import type { Db } from './db.js';
+import type { ConnectorRow } from './schema.js';
+
+/** A connector as the rest of the app sees it: never with its secret. */
+export interface Connector {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly externalUserId: string;
+  readonly connectorType: string;
+  readonly name: string;
+  readonly authMethod: string;
+  readonly replicationConfig: Record<string, unknown>;
+  readonly status: 'active' | 'paused';
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** Fields to insert a connector; the secret is already sealed. */
+export interface NewConnector {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly externalUserId: string;
+  readonly connectorType: string;
+  readonly name: string;
+  readonly authMethod: string;
+  readonly replicationConfig: Record<string, unknown>;
+  readonly secretKeyId: string;
+  readonly secretCiphertext: Buffer;
+}
+
+const publicColumns = [
+  'id',
+  'organization_id',
+  'external_user_id',
+  'connector_type',
+  'name',
+  'auth_method',
+  'replication_config',
+  'status',
+  'created_at',
+  'updated_at',
+] as const;
+
+function toConnector(row: Omit<ConnectorRow, 'secret_ciphertext' | 'secret_key_id'>): Connector {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    externalUserId: row.external_user_id,
+    connectorType: row.connector_type,
+    name: row.name,
+    authMethod: row.auth_method,
+    replicationConfig: row.replication_config,
+    status: row.status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export async function insertConnector(db: Db, c: NewConnector): Promise<Connector> {
+  const row = await db
+    .insertInto('connectors')
+    .values({
+      id: c.id,
+      organization_id: c.organizationId,
+      external_user_id: c.externalUserId,
+      connector_type: c.connectorType,
+      name: c.name,
+      auth_method: c.authMethod,
+      replication_config: JSON.stringify(c.replicationConfig),
+      secret_key_id: c.secretKeyId,
+      secret_ciphertext: c.secretCiphertext,
+    })
+    .returning(publicColumns)
+    .executeTakeFirstOrThrow();
+  return toConnector(row);
+}
+
+/** A connector by id, scoped to an organization when one is given (tenancy: others are "not found"). */
+export async function findConnector(db: Db, id: string, organizationId?: string): Promise<Connector | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  let q = db.selectFrom('connectors').select(publicColumns).where('id', '=', id);
+  if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId);
+  const row = await q.executeTakeFirst();
+  return row === undefined ? null : toConnector(row);
+}
+
+/** Connectors of an organization (or all, for admins), newest first. */
+export async function listConnectors(db: Db, organizationId?: string, limit = 100): Promise<Connector[]> {
+  let q = db.selectFrom('connectors').select(publicColumns).orderBy('created_at', 'desc').limit(limit);
+  if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId);
+  return (await q.execute()).map(toConnector);
+}
+
+/** The sealed secret of a connector: only the worker's runtime client opens it. */
+export async function loadSealedSecret(db: Db, id: string): Promise<{ keyId: string; ciphertext: Buffer; authMethod: string }> {
+  const row = await db
+    .selectFrom('connectors')
+    .select(['secret_key_id', 'secret_ciphertext', 'auth_method'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { keyId: row.secret_key_id, ciphertext: row.secret_ciphertext, authMethod: row.auth_method };
+}

@@ -1,0 +1,57 @@
+import { sql } from 'kysely';
+import type { Db } from './db.js';
+import type { EntityStateRow, EntityStatus } from './schema.js';
+
+/** Creates the state row of each entity (initializing) if missing. */
+export async function ensureEntityStates(db: Db, connectorId: string, entities: readonly string[]): Promise<void> {
+  if (entities.length === 0) return;
+  await db
+    .insertInto('entity_state')
+    .values(entities.map((entity) => ({ connector_id: connectorId, entity })))
+    .onConflict((oc) => oc.columns(['connector_id', 'entity']).doNothing())
+    .execute();
+}
+
+/** A run started: a ready entity becomes `updating`; a new one stays `initializing`. */
+export async function markRunStarted(db: Db, connectorId: string, entity: string, runId: string): Promise<void> {
+  await db
+    .updateTable('entity_state')
+    .set({
+      status: sql<EntityStatus>`case when status in ('initializing') then 'initializing' else 'updating' end`,
+      last_run_id: runId,
+      updated_at: sql<Date>`now()`,
+    })
+    .where('connector_id', '=', connectorId)
+    .where('entity', '=', entity)
+    .execute();
+}
+
+/** A run ended: refresh status, counts, last sync time and, on success, the incremental cursor. */
+export async function markRunEnded(
+  db: Db,
+  connectorId: string,
+  entity: string,
+  outcome: { ok: boolean; recordCount: number; error?: string; cursor?: unknown },
+): Promise<void> {
+  await db
+    .updateTable('entity_state')
+    .set({
+      status: outcome.ok ? 'ready' : 'error',
+      record_count: outcome.recordCount,
+      last_error: outcome.ok ? null : (outcome.error ?? 'failed'),
+      ...(outcome.ok ? { last_synced_at: sql<Date>`now()` } : {}),
+      ...(outcome.ok && outcome.cursor !== undefined ? { sync_cursor: JSON.stringify(outcome.cursor) } : {}),
+      updated_at: sql<Date>`now()`,
+    })
+    .where('connector_id', '=', connectorId)
+    .where('entity', '=', entity)
+    .execute();
+}
+
+export async function listEntityStates(db: Db, connectorId: string): Promise<EntityStateRow[]> {
+  return db.selectFrom('entity_state').selectAll().where('connector_id', '=', connectorId).orderBy('entity').execute();
+}
+
+export async function getEntityState(db: Db, connectorId: string, entity: string): Promise<EntityStateRow | null> {
+  return (await db.selectFrom('entity_state').selectAll().where('connector_id', '=', connectorId).where('entity', '=', entity).executeTakeFirst()) ?? null;
+}

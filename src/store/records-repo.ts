@@ -1,0 +1,106 @@
+import { sql } from 'kysely';
+import type { Db } from './db.js';
+
+/** One record of a page, keyed by its id in the entity's id field. */
+export interface PageRecord {
+  readonly id: string;
+  readonly data: Record<string, unknown>;
+}
+
+/** What a page upsert changed. */
+export interface UpsertCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/**
+ * Serializes writers and the index shipper of one (connector, entity) for the rest of the
+ * transaction, so versions become visible in sequence order (the shipper never skips one).
+ */
+export async function lockEntity(db: Db, connectorId: string, entity: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`${connectorId}/${entity}`}, 0))`.execute(db);
+}
+
+/**
+ * Upserts a page in one statement. The content hash (md5 of jsonb's canonical text) skips
+ * unchanged rows, so a re-sync of unchanged data writes no record rows; a tombstoned record
+ * that reappears is revived with a new version.
+ */
+export async function upsertPage(db: Db, connectorId: string, entity: string, records: readonly PageRecord[]): Promise<UpsertCounts> {
+  if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+  const payload = JSON.stringify(records);
+  const result = await sql<{ inserted: boolean }>`
+    insert into records as r (connector_id, entity, record_id, data, content_hash, version)
+    select ${connectorId}::uuid, ${entity}, p.id, p.data, md5(p.data::text), nextval('record_version_seq')
+      from jsonb_to_recordset(${payload}::jsonb) as p(id text, data jsonb)
+    on conflict (connector_id, entity, record_id) do update
+       set data = excluded.data,
+           content_hash = excluded.content_hash,
+           version = excluded.version,
+           updated_at = now(),
+           deleted_at = null
+     where r.content_hash <> excluded.content_hash or r.deleted_at is not null
+    returning (xmax = 0) as inserted`.execute(db);
+  const inserted = result.rows.filter((r) => r.inserted).length;
+  const updated = result.rows.length - inserted;
+  return { inserted, updated, unchanged: records.length - result.rows.length };
+}
+
+/** Remembers the ids a full run has seen (idempotent across retries of the same page). */
+export async function markSeen(db: Db, runId: string, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await sql`
+    insert into sync_run_seen (run_id, record_id)
+    select ${runId}::bigint, unnest(${ids}::text[])
+    on conflict do nothing`.execute(db);
+}
+
+/** Tombstones live records a completed full run did not see; returns how many. */
+export async function tombstoneUnseen(db: Db, connectorId: string, entity: string, runId: string): Promise<number> {
+  const result = await sql`
+    update records r
+       set deleted_at = now(), version = nextval('record_version_seq'), updated_at = now()
+     where r.connector_id = ${connectorId}::uuid and r.entity = ${entity} and r.deleted_at is null
+       and not exists (select 1 from sync_run_seen s where s.run_id = ${runId}::bigint and s.record_id = r.record_id)`.execute(db);
+  return Number(result.numAffectedRows ?? 0n);
+}
+
+/** Drops a finished run's seen-set. */
+export async function clearSeen(db: Db, runId: string): Promise<void> {
+  await db.deleteFrom('sync_run_seen').where('run_id', '=', runId).execute();
+}
+
+/** Live (not tombstoned) records of one entity. */
+export async function countLive(db: Db, connectorId: string, entity: string): Promise<number> {
+  const row = await db
+    .selectFrom('records')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('connector_id', '=', connectorId)
+    .where('entity', '=', entity)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** A change to ship to the search index, in version order. */
+export interface RecordChange {
+  readonly recordId: string;
+  readonly version: string;
+  readonly data: Record<string, unknown>;
+  readonly deleted: boolean;
+}
+
+/** Changes with `version > after`, oldest first. */
+export async function changesSince(db: Db, connectorId: string, entity: string, after: string, limit: number): Promise<RecordChange[]> {
+  const rows = await db
+    .selectFrom('records')
+    .select(['record_id', 'version', 'data', 'deleted_at'])
+    .where('connector_id', '=', connectorId)
+    .where('entity', '=', entity)
+    .where('version', '>', after)
+    .orderBy('version')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ recordId: r.record_id, version: r.version, data: r.data, deleted: r.deleted_at !== null }));
+}

@@ -1,0 +1,103 @@
+import { sql } from 'kysely';
+import { AppError } from '../errors.js';
+import type { Db } from './db.js';
+import type { RunCheckpoint, RunError, RunMode, RunStatus, RunTrigger, SyncRunRow } from './schema.js';
+
+/** Counter increments of one page. */
+export interface PageCounters {
+  seen: number;
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+/** Creates a queued run; a second active run of the same (connector, entity) is a `conflict`. */
+export async function createRun(
+  db: Db,
+  input: { connectorId: string; entity: string; trigger: RunTrigger; mode: RunMode; replayOf?: string | null; checkpoint?: RunCheckpoint | null },
+): Promise<SyncRunRow> {
+  try {
+    return await db
+      .insertInto('sync_runs')
+      .values({
+        connector_id: input.connectorId,
+        entity: input.entity,
+        trigger: input.trigger,
+        mode: input.mode,
+        replay_of: input.replayOf ?? null,
+        checkpoint: input.checkpoint == null ? null : JSON.stringify(input.checkpoint),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (e) {
+    if ((e as { constraint?: string }).constraint === 'sync_runs_one_active') {
+      throw new AppError('conflict', `a sync of ${input.entity} is already queued or running for this connector`, { path: 'entity' });
+    }
+    throw e;
+  }
+}
+
+export async function getRun(db: Db, id: string): Promise<SyncRunRow | null> {
+  if (!/^\d{1,18}$/.test(id)) return null;
+  return (await db.selectFrom('sync_runs').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+export async function setRunJob(db: Db, id: string, jobId: string): Promise<void> {
+  await db.updateTable('sync_runs').set({ job_id: jobId }).where('id', '=', id).execute();
+}
+
+/** Marks a run running (again, after a crash) and counts the attempt; returns null when it is no longer active. */
+export async function startRun(db: Db, id: string): Promise<SyncRunRow | null> {
+  const row = await db
+    .updateTable('sync_runs')
+    .set((eb) => ({
+      status: 'running',
+      attempts: eb('attempts', '+', 1),
+      started_at: sql<Date>`coalesce(started_at, now())`,
+      heartbeat_at: sql<Date>`now()`,
+    }))
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .returningAll()
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/** Saves the checkpoint and adds a page's counters; part of the page's transaction. */
+export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, c: PageCounters): Promise<void> {
+  await db
+    .updateTable('sync_runs')
+    .set((eb) => ({
+      checkpoint: JSON.stringify(checkpoint),
+      pages: eb('pages', '+', 1),
+      seen: sql<number>`seen + ${c.seen}`,
+      inserted: sql<number>`inserted + ${c.inserted}`,
+      updated: sql<number>`updated + ${c.updated}`,
+      unchanged: sql<number>`unchanged + ${c.unchanged}`,
+      heartbeat_at: sql<Date>`now()`,
+    }))
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Ends a run; only an active run can end (a cancelled run stays cancelled). */
+export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, 'queued' | 'running'>, extra: { deleted?: number; error?: RunError } = {}): Promise<boolean> {
+  const res = await db
+    .updateTable('sync_runs')
+    .set({
+      status,
+      finished_at: sql<Date>`now()`,
+      deleted: sql<number>`deleted + ${extra.deleted ?? 0}`,
+      error: extra.error === undefined ? null : JSON.stringify(extra.error),
+    })
+    .where('id', '=', id)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}
+
+/** Whether a run is still active (not cancelled meanwhile). */
+export async function isRunActive(db: Db, id: string): Promise<boolean> {
+  const row = await db.selectFrom('sync_runs').select('status').where('id', '=', id).executeTakeFirst();
+  return row?.status === 'queued' || row?.status === 'running';
+}

@@ -1,0 +1,153 @@
+/** Kysely table types; mirror migrations/*.sql. */
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+type Json<T = unknown> = ColumnType<T, string, string>;
+type BigintCount = ColumnType<string, number | bigint | undefined, number | bigint>;
+
+export type RunTrigger = 'schedule' | 'manual' | 'replay';
+export type RunMode = 'full' | 'incremental';
+export type RunStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+export type EntityStatus = 'initializing' | 'ready' | 'updating' | 'error' | 'paused';
+
+export interface OrganizationsTable {
+  id: Generated<string>;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface ApiTokensTable {
+  id: Generated<string>;
+  organization_id: string;
+  token_hash: Buffer;
+  label: Generated<string>;
+  is_admin: Generated<boolean>;
+  created_at: Timestamp;
+  revoked_at: NullableTimestamp;
+}
+
+export interface ConnectorsTable {
+  id: Generated<string>;
+  organization_id: string;
+  external_user_id: string;
+  connector_type: string;
+  name: string;
+  secret_ciphertext: Buffer;
+  secret_key_id: string;
+  auth_method: string;
+  replication_config: Json<Record<string, unknown>>;
+  status: Generated<'active' | 'paused'>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface RecordsTable {
+  connector_id: string;
+  entity: string;
+  record_id: string;
+  data: Json<Record<string, unknown>>;
+  content_hash: string;
+  version: ColumnType<string, string | number | bigint, string | number | bigint>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+export interface EntityStateTable {
+  connector_id: string;
+  entity: string;
+  status: Generated<EntityStatus>;
+  sync_cursor: ColumnType<unknown, string | null | undefined, string | null>;
+  record_count: BigintCount;
+  last_synced_at: NullableTimestamp;
+  next_run_at: NullableTimestamp;
+  last_run_id: ColumnType<string | null, number | string | null | undefined, number | string | null>;
+  last_error: string | null;
+  updated_at: Timestamp;
+}
+
+/** The checkpoint a run resumes from. */
+export interface RunCheckpoint {
+  /** Index into the run's planned partitions. */
+  partition: number;
+  /** Paging state for the next page of that partition; null = first page. */
+  page: Record<string, unknown> | null;
+  /** Highest incremental-field value seen so far in this run. */
+  maxCursor?: string | number | null;
+}
+
+/** What a failed run recorded. */
+export interface RunError {
+  code: string;
+  message: string;
+  upstreamStatus?: number;
+}
+
+export interface SyncRunsTable {
+  id: Generated<string>;
+  connector_id: string;
+  entity: string;
+  trigger: RunTrigger;
+  mode: RunMode;
+  status: Generated<RunStatus>;
+  replay_of: string | null;
+  job_id: string | null;
+  attempts: Generated<number>;
+  checkpoint: ColumnType<RunCheckpoint | null, string | null | undefined, string | null>;
+  pages: Generated<number>;
+  seen: BigintCount;
+  inserted: BigintCount;
+  updated: BigintCount;
+  unchanged: BigintCount;
+  deleted: BigintCount;
+  error: ColumnType<RunError | null, string | null | undefined, string | null>;
+  queued_at: Timestamp;
+  started_at: NullableTimestamp;
+  finished_at: NullableTimestamp;
+  heartbeat_at: NullableTimestamp;
+}
+
+export interface SyncRunSeenTable {
+  run_id: string;
+  record_id: string;
+}
+
+export interface SearchIndexesTable {
+  name: string;
+  connector_type: string;
+  entity: string;
+  created_at: Timestamp;
+}
+
+export interface SearchAliasesTable {
+  connector_type: string;
+  entity: string;
+  index_name: string;
+}
+
+export interface SearchWatermarksTable {
+  index_name: string;
+  connector_id: string;
+  entity: string;
+  watermark: ColumnType<string, string | number | bigint | undefined, string | number | bigint>;
+}
+
+/** The database as kysely sees it. */
+export interface DB {
+  organizations: OrganizationsTable;
+  api_tokens: ApiTokensTable;
+  connectors: ConnectorsTable;
+  records: RecordsTable;
+  entity_state: EntityStateTable;
+  sync_runs: SyncRunsTable;
+  sync_run_seen: SyncRunSeenTable;
+  search_indexes: SearchIndexesTable;
+  search_aliases: SearchAliasesTable;
+  search_watermarks: SearchWatermarksTable;
+}
+
+export type ConnectorRow = Selectable<ConnectorsTable>;
+export type SyncRunRow = Selectable<SyncRunsTable>;
+export type EntityStateRow = Selectable<EntityStateTable>;
+export type NewSyncRun = Insertable<SyncRunsTable>;

@@ -1,0 +1,41 @@
+import type { Db } from './db.js';
+import { hashToken, newToken } from './crypto.js';
+
+/** Who a bearer token speaks for. */
+export interface Principal {
+  readonly organizationId: string;
+  readonly tokenId: string;
+  readonly isAdmin: boolean;
+}
+
+/** Finds or creates an organization by name; returns its id. */
+export async function ensureOrganization(db: Db, name: string): Promise<string> {
+  const row = await db
+    .insertInto('organizations')
+    .values({ name })
+    .onConflict((oc) => oc.column('name').doUpdateSet({ name }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Creates a token for an organization; the plaintext is returned once and only its hash is stored. */
+export async function createToken(db: Db, organizationId: string, opts: { admin?: boolean; label?: string } = {}): Promise<string> {
+  const token = newToken();
+  await db
+    .insertInto('api_tokens')
+    .values({ organization_id: organizationId, token_hash: hashToken(token), is_admin: opts.admin ?? false, label: opts.label ?? '' })
+    .execute();
+  return token;
+}
+
+/** The principal of a live token, or null. */
+export async function findPrincipal(db: Db, token: string): Promise<Principal | null> {
+  const row = await db
+    .selectFrom('api_tokens')
+    .select(['id', 'organization_id', 'is_admin'])
+    .where('token_hash', '=', hashToken(token))
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row === undefined ? null : { organizationId: row.organization_id, tokenId: row.id, isAdmin: row.is_admin };
+}

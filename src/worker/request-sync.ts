@@ -1,0 +1,56 @@
+/** Creating runs and enqueuing their jobs: the one way a sync starts (API, CLI, scheduler, replay). */
+import type { Queue } from 'bullmq';
+import type { Kysely } from 'kysely';
+import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
+import { AppError } from '../errors.js';
+import type { Connector } from '../store/connectors-repo.js';
+import type { DB } from '../store/db.js';
+import { ensureEntityStates, getEntityState } from '../store/entity-state-repo.js';
+import { createRun, finishRun, setRunJob } from '../store/runs-repo.js';
+import type { RunCheckpoint, RunMode, RunTrigger, SyncRunRow } from '../store/schema.js';
+import { SYNC_RETRY, syncJobId, type SyncJob } from './jobs.js';
+
+/** What enqueuing needs. */
+export interface EnqueueDeps {
+  readonly db: Kysely<DB>;
+  readonly syncQueue: Queue<SyncJob>;
+}
+
+/** A sync request; `auto` picks incremental when the entity has a filter and a saved cursor. */
+export interface SyncRequest {
+  readonly entity: string;
+  readonly trigger: RunTrigger;
+  readonly mode?: RunMode | 'auto';
+  readonly replayOf?: string;
+  readonly checkpoint?: RunCheckpoint | null;
+}
+
+async function resolveMode(db: Kysely<DB>, connector: Connector, req: SyncRequest): Promise<RunMode> {
+  const entity = getEntityDef(getConnectorDef(connector.connectorType), req.entity);
+  if (entity.read === undefined) throw new AppError('invalid_request', `${req.entity} cannot be replicated: it has no list action`, { path: 'entity' });
+  if (req.mode === 'full' || req.mode === 'incremental') {
+    if (req.mode === 'incremental' && entity.read.incremental === undefined) {
+      throw new AppError('invalid_request', `${req.entity} has no incremental filter; use mode "full"`, { path: 'mode' });
+    }
+    return req.mode;
+  }
+  const state = await getEntityState(db, connector.id, req.entity);
+  return entity.read.incremental !== undefined && state?.sync_cursor != null ? 'incremental' : 'full';
+}
+
+/** Creates a queued run and its job. A second active run of the same entity is a `conflict`. */
+export async function requestSync(deps: EnqueueDeps, connector: Connector, req: SyncRequest): Promise<SyncRunRow> {
+  if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
+  const mode = await resolveMode(deps.db, connector, req);
+  await ensureEntityStates(deps.db, connector.id, [req.entity]);
+  const run = await createRun(deps.db, { connectorId: connector.id, entity: req.entity, trigger: req.trigger, mode, replayOf: req.replayOf ?? null, checkpoint: req.checkpoint ?? null });
+  const jobId = syncJobId(run.id);
+  try {
+    await deps.syncQueue.add('sync', { runId: run.id }, { jobId, ...SYNC_RETRY, removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000 } });
+  } catch (e) {
+    await finishRun(deps.db, run.id, 'failed', { error: { code: 'unavailable', message: `could not enqueue the run: ${(e as Error).message}` } });
+    throw new AppError('unavailable', 'the queue is unavailable; try again', { retryable: true, cause: e });
+  }
+  await setRunJob(deps.db, run.id, jobId);
+  return { ...run, job_id: jobId };
+}

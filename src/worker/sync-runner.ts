@@ -1,0 +1,153 @@
+/**
+ * Executes one sync run: pages through the runtime partition by partition from the run's
+ * checkpoint, writes each page with its checkpoint in one transaction, ships changes to the
+ * index page by page, and at the successful end of a full run tombstones what it did not see.
+ */
+import type { Kysely } from 'kysely';
+import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
+import type { EntityDef } from '../connectors/catalog/types.js';
+import { boundSeconds, firstPageParams, nextPageParams, planPartitions, recordsOf } from '../connectors/planner.js';
+import type { ConnectorRuntime } from '../connectors/runtime-client.js';
+import { AppError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import type { SearchBackend } from '../search/backend.js';
+import { shipAll } from '../search/indexer.js';
+import { searchTarget } from '../search/target.js';
+import { loadSealedSecret, findConnector, type Connector } from '../store/connectors-repo.js';
+import { openJson, type Keyring } from '../store/crypto.js';
+import type { DB } from '../store/db.js';
+import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-state-repo.js';
+import { clearSeen, countLive, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
+import { finishRun, isRunActive, startRun } from '../store/runs-repo.js';
+import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
+import { fetchPage } from './fetch-page.js';
+import { writePage } from './page-writer.js';
+
+/** What a run needs. */
+export interface SyncDeps {
+  readonly db: Kysely<DB>;
+  readonly backend: SearchBackend;
+  readonly runtime: ConnectorRuntime;
+  readonly keyring: Keyring;
+  readonly logger: Logger;
+  /** Safety net against runaway paging. */
+  readonly maxPagesPerRun?: number;
+  /** Seconds subtracted from the saved incremental cursor. */
+  readonly lookbackSec?: number;
+}
+
+/** How a run ended, for the job wrapper. */
+export type RunOutcome = 'succeeded' | 'cancelled' | 'skipped';
+
+interface RunContext {
+  readonly run: SyncRunRow;
+  readonly connector: Connector;
+  readonly entity: EntityDef;
+  readonly credentials: Record<string, unknown>;
+  readonly log: Logger;
+  readonly signal: AbortSignal | undefined;
+  maxCursor: number | null;
+}
+
+function toPageRecords(entity: EntityDef, raw: readonly Record<string, unknown>[], log: Logger): PageRecord[] {
+  const out: PageRecord[] = [];
+  for (const data of raw) {
+    const id = data[entity.idField];
+    if (typeof id === 'string' || typeof id === 'number') out.push({ id: String(id), data });
+    else log.warn({ idField: entity.idField }, 'record without an id skipped');
+  }
+  return out;
+}
+
+async function sinceFor(deps: SyncDeps, ctx: RunContext): Promise<number | undefined> {
+  const inc = ctx.entity.read?.incremental;
+  if (ctx.run.mode !== 'incremental' || inc === undefined) return undefined;
+  const state = await getEntityState(deps.db, ctx.connector.id, ctx.run.entity);
+  const cursor = typeof state?.sync_cursor === 'number' ? state.sync_cursor : null;
+  return cursor === null ? undefined : cursor - (deps.lookbackSec ?? 300);
+}
+
+function trackCursor(ctx: RunContext, records: readonly Record<string, unknown>[]): void {
+  const inc = ctx.entity.read?.incremental;
+  if (inc === undefined) return;
+  for (const r of records) {
+    const s = boundSeconds(inc, r[inc.field]);
+    if (s !== null && (ctx.maxCursor === null || s > ctx.maxCursor)) ctx.maxCursor = s;
+  }
+}
+
+/** Pages through one partition from `params`; returns false when the run was cancelled. */
+async function syncPartition(deps: SyncDeps, ctx: RunContext, index: number, start: Record<string, unknown>, pagesSoFar: number): Promise<number | false> {
+  const target = searchTarget(ctx.connector.connectorType, ctx.run.entity);
+  let params: Record<string, unknown> | null = start;
+  let pages = pagesSoFar;
+  while (params !== null) {
+    if (ctx.signal?.aborted === true) throw new AppError('unavailable', 'worker shutting down; the run resumes from its checkpoint', { retryable: true });
+    if (!(await isRunActive(deps.db, ctx.run.id))) return false;
+    if (++pages > (deps.maxPagesPerRun ?? 1_000_000)) throw new AppError('upstream_error', `page cap of ${deps.maxPagesPerRun ?? 1_000_000} reached; stopping a runaway sync`);
+    const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, entity: ctx.run.entity, action: ctx.entity.read?.action ?? 'list', params } as const;
+    const page = await fetchPage(deps.runtime, call, { signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ code: e.code, waitMs }, e.message) });
+    const raw = recordsOf(ctx.entity, page.data);
+    const next = nextPageParams(ctx.entity, params, { records: raw, meta: page.meta });
+    trackCursor(ctx, raw);
+    const checkpoint: RunCheckpoint = next === null ? { partition: index + 1, page: null, maxCursor: ctx.maxCursor } : { partition: index, page: next, maxCursor: ctx.maxCursor };
+    await writePage(deps.db, { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode }, toPageRecords(ctx.entity, raw, ctx.log), checkpoint);
+    await shipAll(deps, ctx.connector.id, target);
+    params = next;
+  }
+  return pages;
+}
+
+async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
+  const { run, connector } = ctx;
+  await deps.db.transaction().execute(async (tx) => {
+    await lockEntity(tx, connector.id, run.entity);
+    const deleted = run.mode === 'full' ? await tombstoneUnseen(tx, connector.id, run.entity, run.id) : 0;
+    await clearSeen(tx, run.id);
+    await finishRun(tx, run.id, 'succeeded', { deleted });
+    const recordCount = await countLive(tx, connector.id, run.entity);
+    await markRunEnded(tx, connector.id, run.entity, { ok: true, recordCount, ...(ctx.maxCursor === null ? {} : { cursor: ctx.maxCursor }) });
+  });
+  await shipAll(deps, connector.id, searchTarget(connector.connectorType, run.entity));
+}
+
+async function loadContext(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal): Promise<RunContext> {
+  const connector = await findConnector(deps.db, run.connector_id);
+  if (connector === null) throw new AppError('not_found', `connector ${run.connector_id} no longer exists`);
+  const entity = getEntityDef(getConnectorDef(connector.connectorType), run.entity);
+  const sealed = await loadSealedSecret(deps.db, connector.id);
+  const credentials = openJson<Record<string, unknown>>(deps.keyring, sealed.keyId, sealed.ciphertext, connector.id);
+  const log = deps.logger.child({ connector: connector.id, entity: run.entity, runId: run.id });
+  const maxCursor = typeof run.checkpoint?.maxCursor === 'number' ? run.checkpoint.maxCursor : null;
+  return { run, connector, entity, credentials, log, signal, maxCursor };
+}
+
+/** Runs (or resumes) a sync run to its end. Throws AppErrors; the job wrapper decides retries. */
+export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSignal): Promise<RunOutcome> {
+  const run = await startRun(deps.db, runId);
+  if (run === null) return 'skipped';
+  const ctx = await loadContext(deps, run, signal);
+  await markRunStarted(deps.db, ctx.connector.id, run.entity, run.id);
+  const cp = run.checkpoint ?? { partition: 0, page: null };
+  const since = await sinceFor(deps, ctx);
+  const partitions = planPartitions(ctx.entity, ctx.connector.replicationConfig);
+  ctx.log.info({ mode: run.mode, partitions: partitions.length, resumeAt: cp, attempt: run.attempts }, 'sync run started');
+  let pages = run.pages;
+  for (let i = cp.partition; i < partitions.length; i++) {
+    const start = i === cp.partition && cp.page !== null ? cp.page : firstPageParams(ctx.entity, partitions[i] ?? {}, since);
+    const done = await syncPartition(deps, ctx, i, start, pages);
+    if (done === false) return 'cancelled';
+    pages = done;
+  }
+  await finishSuccess(deps, ctx);
+  ctx.log.info({ pages }, 'sync run succeeded');
+  return 'succeeded';
+}
+
+/** Records a failed run; the checkpoint stays, so a later retry or replay resumes from it. */
+export async function failRun(deps: SyncDeps, run: { id: string; connectorId: string; entity: string }, e: unknown): Promise<void> {
+  const err = e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e));
+  await finishRun(deps.db, run.id, 'failed', { error: { code: err.code, message: err.message, ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) } });
+  const recordCount = await countLive(deps.db, run.connectorId, run.entity);
+  await markRunEnded(deps.db, run.connectorId, run.entity, { ok: false, recordCount, error: err.message });
+}
