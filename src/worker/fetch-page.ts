@@ -39,7 +39,8 @@ export async function fetchPage(
   let rateLimitedMs = 0;
   for (;;) {
     try {
-      return await runtime.execute(call, opts.signal);
+      // The shutdown signal only cuts waits short: a page in flight is finished and checkpointed.
+      return await runtime.execute(call);
     } catch (e) {
       if (!isAppError(e) || !e.retryable || opts.signal?.aborted === true) throw e;
       let wait: number;

@@ -1,4 +1,4 @@
-import type { ConnectorDef, EntityDef } from './types.js';
+import type { ConnectorDef, EntityDef, ParamSpec } from './types.js';
 
 /** Overview §7 rule 6 and §8: they bind every entity that lists `search`, so they are added here once. */
 export const SEARCH_RULES: readonly string[] = [
@@ -25,4 +25,9 @@ export function defineConnector(def: ConnectorDef): ConnectorDef {
     entities[key] = Object.freeze(rules === undefined ? { ...e } : { ...e, rules: Object.freeze(rules) });
   }
   return Object.freeze({ ...def, entities: Object.freeze(entities) });
+}
+
+/** Optional string params (filters, bounds) named the way the reference lists them. */
+export function stringParams(names: string): Record<string, ParamSpec> {
+  return Object.fromEntries(names.trim().split(/\s+/).map((n) => [n, { type: 'string' }]));
 }

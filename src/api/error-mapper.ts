@@ -1,0 +1,45 @@
+/** The one place AppError codes become HTTP statuses. No stack trace ever leaves the process. */
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, isAppError, type ErrorCode } from '../errors.js';
+
+const STATUS: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  invalid_query: 400,
+  unknown_field: 400,
+  type_mismatch: 400,
+  invalid_cursor: 400,
+  entity_not_searchable: 400,
+  action_not_supported: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  rate_limited: 429,
+  unavailable: 503,
+  upstream_error: 502,
+  config_invalid: 500,
+  internal: 500,
+};
+
+export function statusOf(code: ErrorCode): number {
+  return STATUS[code];
+}
+
+/** Fastify's own errors (bad JSON, body too large, wrong content type) as AppErrors. */
+function fromFastify(e: FastifyError, url: string): AppError {
+  const code = url.endsWith('/execute') ? 'invalid_query' : 'invalid_request';
+  if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(code, 'request body exceeds 1 MiB', { path: '' });
+  if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError('invalid_request', 'Content-Type must be application/json', { path: '' });
+  if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new AppError('invalid_request', 'request body is empty; send a JSON object', { path: '' });
+  if (e.statusCode === 400) return new AppError('invalid_request', `request body is not valid JSON: ${e.message}`, { path: '' });
+  return new AppError('internal', 'internal error');
+}
+
+/** Fastify error handler: maps, logs server faults, answers `{error:{code,message,path?}}`. */
+export function handleError(e: unknown, req: FastifyRequest, reply: FastifyReply): void {
+  const err = isAppError(e) ? e : fromFastify(e as FastifyError, req.url);
+  const status = statusOf(err.code);
+  if (status >= 500) req.log.error({ err: { message: (e as Error).message, code: err.code } }, 'request failed');
+  if (err.retryAfterSec !== undefined) void reply.header('retry-after', String(err.retryAfterSec));
+  void reply.status(status).send({ error: err.toJSON() });
+}

@@ -1,0 +1,44 @@
+/** Public connector routes (overview §4.1): create, read, execute `search`. */
+import type { FastifyInstance } from 'fastify';
+import { connectorFor, createConnector, parseCreateConnector, viewConnector } from '../../app/connector-service.js';
+import type { Deps } from '../../app/deps.js';
+import { getConnectorDef, getEntityDef } from '../../connectors/catalog/index.js';
+import { AppError } from '../../errors.js';
+import { runSearch } from '../../search/search-service.js';
+import { principalOf } from '../auth.js';
+
+const ACTIONS = new Set(['list', 'get', 'create', 'update', 'delete', 'api_search', 'search', 'download']);
+
+function parseExecute(body: unknown): { entity: string; action: string; params: unknown } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new AppError('invalid_request', 'body must be a JSON object', { path: '' });
+  const b = body as Record<string, unknown>;
+  for (const key of Object.keys(b)) if (!['entity', 'action', 'params'].includes(key)) throw new AppError('invalid_request', `unknown field "${key}"`, { path: key });
+  if (typeof b.entity !== 'string' || b.entity === '') throw new AppError('invalid_request', 'entity is required and must be a string', { path: 'entity' });
+  if (typeof b.action !== 'string' || b.action === '') throw new AppError('invalid_request', 'action is required and must be a string', { path: 'action' });
+  return { entity: b.entity, action: b.action, params: b.params };
+}
+
+export function connectorRoutes(app: FastifyInstance, deps: Deps): void {
+  app.post('/api/v1/integrations/connectors', async (req, reply) => {
+    const input = parseCreateConnector(req.body);
+    const view = await createConnector(deps, principalOf(req), input);
+    return reply.status(201).send(view);
+  });
+
+  app.get<{ Params: { id: string } }>('/api/v1/integrations/connectors/:id', async (req) => {
+    const connector = await connectorFor(deps, principalOf(req), req.params.id);
+    return viewConnector(deps, connector);
+  });
+
+  app.post<{ Params: { id: string } }>('/api/v1/integrations/connectors/:id/execute', async (req) => {
+    const connector = await connectorFor(deps, principalOf(req), req.params.id);
+    const { entity, action, params } = parseExecute(req.body);
+    getEntityDef(getConnectorDef(connector.connectorType), entity);
+    if (action !== 'search') {
+      const known = ACTIONS.has(action);
+      throw new AppError('action_not_supported', known ? `action "${action}" runs on the connector execution service; syncdex serves only "search"` : `unknown action "${action}"; syncdex serves only "search"`, { path: 'action' });
+    }
+    const result = await runSearch(deps, connector, entity, params);
+    return result;
+  });
+}

@@ -1,0 +1,136 @@
+/**
+ * Creating and reading connectors: validation per kind, credentials sealed before they touch
+ * the database, entity state rows, and the first sync of every replicated entity.
+ */
+import { randomUUID } from 'node:crypto';
+import { getConnectorDef, searchableEntities } from '../connectors/catalog/index.js';
+import { validateCredentials, validateReplicationConfig } from '../connectors/catalog/validate.js';
+import { AppError } from '../errors.js';
+import { insertConnector, findConnector, type Connector } from '../store/connectors-repo.js';
+import { sealJson } from '../store/crypto.js';
+import { ensureEntityStates, listEntityStates } from '../store/entity-state-repo.js';
+import type { Principal } from '../store/tokens-repo.js';
+import { requestSync } from '../worker/request-sync.js';
+import type { Deps } from './deps.js';
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function requiredString(body: Record<string, unknown>, key: string, max = 256): string {
+  const v = body[key];
+  if (typeof v !== 'string' || v.trim() === '') throw new AppError('invalid_request', `${key} is required and must be a non-empty string`, { path: key });
+  if (v.length > max) throw new AppError('invalid_request', `${key} must be at most ${max} characters`, { path: key });
+  return v;
+}
+
+const BODY_KEYS = new Set(['external_user_id', 'connector_type', 'name', 'credentials', 'server_side_oauth_secret_id', 'replication_config']);
+
+/** The validated create-connector body (overview §4.1). */
+export interface CreateConnectorInput {
+  readonly externalUserId: string;
+  readonly connectorType: string;
+  readonly name: string;
+  readonly secret: { readonly method: string; readonly value: Record<string, unknown> };
+  readonly replicationConfig: Record<string, unknown>;
+}
+
+/** Validates a create-connector body; every error names its field. */
+export function parseCreateConnector(body: unknown): CreateConnectorInput {
+  if (!isObject(body)) throw new AppError('invalid_request', 'body must be a JSON object', { path: '' });
+  for (const key of Object.keys(body)) if (!BODY_KEYS.has(key)) throw new AppError('invalid_request', `unknown field "${key}"`, { path: key });
+  const connectorType = requiredString(body, 'connector_type', 64);
+  const def = getConnectorDef(connectorType);
+  const hasCreds = body.credentials !== undefined;
+  const hasSecretId = body.server_side_oauth_secret_id !== undefined;
+  if (hasCreds === hasSecretId) {
+    throw new AppError('invalid_request', 'send exactly one of credentials or server_side_oauth_secret_id', { path: hasCreds ? 'server_side_oauth_secret_id' : 'credentials' });
+  }
+  const secret = hasCreds
+    ? validateCredentials(def, body.credentials)
+    : { method: 'oauth_secret', value: { server_side_oauth_secret_id: requiredString(body, 'server_side_oauth_secret_id', 512) } };
+  if (!isObject(body.replication_config)) throw new AppError('invalid_request', 'replication_config is required and must be an object', { path: 'replication_config' });
+  return {
+    externalUserId: requiredString(body, 'external_user_id'),
+    connectorType,
+    name: requiredString(body, 'name'),
+    secret,
+    replicationConfig: validateReplicationConfig(def, body.replication_config),
+  };
+}
+
+/** Entities a connector replicates: its config's `entities`, else every searchable, listable one. */
+export function replicatedEntities(connector: Pick<Connector, 'connectorType' | 'replicationConfig'>): string[] {
+  const all = searchableEntities(getConnectorDef(connector.connectorType)).filter((e) => e.read !== undefined).map((e) => e.name);
+  const chosen = connector.replicationConfig.entities;
+  return Array.isArray(chosen) ? all.filter((e) => chosen.includes(e)) : all;
+}
+
+/** Creates a connector and queues its first sync; returns it with entity status. */
+export async function createConnector(deps: Deps, principal: Principal, input: CreateConnectorInput): Promise<ConnectorView> {
+  const id = randomUUID();
+  const sealed = sealJson(deps.keyring, input.secret.value, id);
+  const connector = await deps.db.transaction().execute(async (tx) => {
+    const c = await insertConnector(tx, {
+      id,
+      organizationId: principal.organizationId,
+      externalUserId: input.externalUserId,
+      connectorType: input.connectorType,
+      name: input.name,
+      authMethod: input.secret.method,
+      replicationConfig: input.replicationConfig,
+      secretKeyId: sealed.keyId,
+      secretCiphertext: sealed.ciphertext,
+    });
+    await ensureEntityStates(tx, c.id, replicatedEntities(c));
+    return c;
+  });
+  for (const entity of replicatedEntities(connector)) {
+    await requestSync(deps, connector, { entity, trigger: 'schedule', mode: 'full' });
+  }
+  deps.logger.info({ connector: connector.id, connectorType: connector.connectorType }, 'connector created');
+  return viewConnector(deps, connector);
+}
+
+/** A connector as the API returns it: never credentials. */
+export interface ConnectorView {
+  id: string;
+  external_user_id: string;
+  connector_type: string;
+  name: string;
+  auth_method: string;
+  replication_config: Record<string, unknown>;
+  status: string;
+  created_at: string;
+  entities: { entity: string; status: string; record_count: number; last_synced_at: string | null; next_run_at: string | null; last_error: string | null }[];
+}
+
+export async function viewConnector(deps: Deps, c: Connector): Promise<ConnectorView> {
+  const states = await listEntityStates(deps.db, c.id);
+  return {
+    id: c.id,
+    external_user_id: c.externalUserId,
+    connector_type: c.connectorType,
+    name: c.name,
+    auth_method: c.authMethod,
+    replication_config: c.replicationConfig,
+    status: c.status,
+    created_at: c.createdAt.toISOString(),
+    entities: states.map((s) => ({
+      entity: s.entity,
+      status: s.status,
+      record_count: Number(s.record_count),
+      last_synced_at: s.last_synced_at?.toISOString() ?? null,
+      next_run_at: s.next_run_at?.toISOString() ?? null,
+      last_error: s.last_error,
+    })),
+  };
+}
+
+/** A connector visible to the principal; others' connectors are `not_found` (ids don't leak). */
+export async function connectorFor(deps: Deps, principal: Principal, id: string, path = 'connector_id'): Promise<Connector> {
+  const c = await findConnector(deps.db, id, principal.isAdmin ? undefined : principal.organizationId);
+  if (c === null) throw new AppError('not_found', `connector ${JSON.stringify(id).slice(0, 80)} not found`, { path });
+  return c;
+}
+

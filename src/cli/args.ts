@@ -1,0 +1,58 @@
+/** Tiny argument helpers shared by the CLI commands. */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { AppError } from '../errors.js';
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Parsed flags and positionals of one command. */
+export interface Parsed {
+  readonly values: Readonly<Record<string, string | boolean | undefined>>;
+  readonly positionals: string[];
+}
+
+/** Parses argv for one command; unknown flags are errors naming the flag. */
+export function parse(argv: string[], options: Options): Parsed {
+  try {
+    const r = parseArgs({ args: argv, options: { json: { type: 'boolean' }, help: { type: 'boolean' }, ...options }, allowPositionals: true, strict: true });
+    return { values: r.values as Parsed['values'], positionals: r.positionals };
+  } catch (e) {
+    throw new AppError('invalid_request', (e as Error).message);
+  }
+}
+
+/** Parses a JSON flag value, naming the flag when it is not JSON. */
+export function jsonFlag(value: string | undefined, flag: string): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw new AppError('invalid_request', `--${flag} must be JSON, got ${value.slice(0, 60)}`, { path: flag });
+  }
+}
+
+/** A required positional argument. */
+export function positional(list: string[], index: number, name: string): string {
+  const v = list[index];
+  if (v === undefined) throw new AppError('invalid_request', `missing <${name}>`, { path: name });
+  return v;
+}
+
+/** Prints data: JSON with --json, else the human rendering. */
+export function output(json: boolean | undefined, data: unknown, human: () => string): void {
+  process.stdout.write(`${json === true ? JSON.stringify(data, null, 2) : human()}\n`);
+}
+
+/** A string flag, or undefined. */
+export function str(p: Parsed, name: string): string | undefined {
+  const v = p.values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A positive integer flag, or undefined; anything else is an error naming the flag. */
+export function int(p: Parsed, name: string): number | undefined {
+  const v = str(p, name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new AppError('invalid_request', `--${name} must be a non-negative integer, got ${v}`, { path: name });
+  return n;
+}

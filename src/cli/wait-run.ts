@@ -1,0 +1,33 @@
+/** Follows a run until it ends, drawing progress (a bar on a terminal, plain lines otherwise). */
+import type { Kysely } from 'kysely';
+import type { DB } from '../store/db.js';
+import { getRun } from '../store/runs-repo.js';
+import type { SyncRunRow } from '../store/schema.js';
+
+const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
+
+function line(run: SyncRunRow, startedMs: number): string {
+  const secs = Math.max(0.001, (Date.now() - startedMs) / 1000);
+  const seen = Number(run.seen);
+  return `run ${run.id} ${run.entity} ${run.status}: ${seen} records, ${run.pages} pages, ${Math.round(seen / secs)} rec/s`;
+}
+
+/** Polls the run row; resolves with the final row. */
+export async function waitForRun(db: Kysely<DB>, runId: string, opts: { quiet?: boolean; out?: NodeJS.WriteStream; intervalMs?: number } = {}): Promise<SyncRunRow> {
+  const out = opts.out ?? process.stderr;
+  const tty = out.isTTY === true;
+  const started = Date.now();
+  let lastPrinted = 0;
+  for (;;) {
+    const run = await getRun(db, runId);
+    if (run === null) throw new Error(`run ${runId} vanished`);
+    const done = TERMINAL.has(run.status);
+    if (opts.quiet !== true && (tty || done || Date.now() - lastPrinted >= 1000)) {
+      const spinner = '|/-\\'[Math.floor(Date.now() / 250) % 4] ?? '|';
+      out.write(tty ? `\r\x1b[2K${done ? '✔' : spinner} ${line(run, started)}${done ? '\n' : ''}` : `${line(run, started)}\n`);
+      lastPrinted = Date.now();
+    }
+    if (done) return run;
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 200));
+  }
+}

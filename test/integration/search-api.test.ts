@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './helpers/harness.js';
+
+type Hit = { id: string; score: number; data: Record<string, unknown> };
+type SearchBody = { hits: Hit[]; next_cursor: string | null; took_ms: number };
+
+describe('search through the execute endpoint (Postgres backend)', () => {
+  let h: Harness;
+  let token: string;
+  let connectorId: string;
+  let customers: Record<string, unknown>[];
+
+  const search = async (params: unknown, auth: string | null = token) =>
+    h.app.inject({
+      method: 'POST',
+      url: `/api/v1/integrations/connectors/${connectorId}/execute`,
+      headers: auth === null ? {} : { authorization: `Bearer ${auth}` },
+      payload: { entity: 'customers', action: 'search', params },
+    });
+
+  beforeAll(async () => {
+    h = await startHarness();
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 600 });
+    token = await h.token();
+    connectorId = (await h.createConnector(token)).id;
+    const [run] = await h.runsOf(connectorId);
+    expect((await h.waitRun(run!.id)).status).toBe('succeeded');
+    customers = h.sandbox.dataset('payments', 'customers').all();
+  });
+  afterAll(async () => h?.close());
+
+  it('eq returns exactly the matching records', async () => {
+    const target = customers.find((c) => c.currency === 'eur');
+    const expected = customers.filter((c) => c.currency === 'eur').map((c) => String(c.id)).sort();
+    const res = await search({ query: { filter: { eq: { currency: target!.currency } } }, limit: 10000 });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as SearchBody;
+    expect(body.hits.map((x) => x.id)).toEqual(expected);
+    expect(body.next_cursor).toBeNull();
+    expect(body.took_ms).toBeGreaterThanOrEqual(0);
+    expect(body.hits.every((x) => x.score === 1 && x.data.currency === 'eur')).toBe(true);
+  });
+
+  it('and of eq filters matches the intersection', async () => {
+    const expected = customers.filter((c) => c.currency === 'usd' && c.delinquent === true).map((c) => String(c.id)).sort();
+    const res = await search({ query: { filter: { and: [{ eq: { currency: 'usd' } }, { eq: { delinquent: true } }] } } });
+    expect((res.json() as SearchBody).hits.map((x) => x.id)).toEqual(expected);
+    expect(expected.length).toBeGreaterThan(0);
+  });
+
+  it('paging with next_cursor returns each record once', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const res = await search({ query: {}, limit: 97, ...(cursor === null ? {} : { cursor }) });
+      expect(res.statusCode).toBe(200);
+      const body = res.json() as SearchBody;
+      seen.push(...body.hits.map((x) => x.id));
+      cursor = body.next_cursor;
+      pages++;
+    } while (cursor !== null);
+    expect(pages).toBe(Math.ceil(600 / 97));
+    expect(seen).toEqual(customers.map((c) => String(c.id)).sort());
+  });
+
+  it('a malformed filter is a 400 naming the path', async () => {
+    const res = await search({ query: { filter: { and: [{ eq: { currency: 'usd' } }, { eq: { nope: 1 } }] } } });
+    expect(res.statusCode).toBe(400);
+    const err = (res.json() as { error: { code: string; message: string; path: string } }).error;
+    expect(err.code).toBe('unknown_field');
+    expect(err.path).toBe('query.filter.and[1].eq.nope');
+    expect(err.message).toContain('email');
+  });
+
+  it('a wrongly typed value is a type_mismatch with its path', async () => {
+    const res = await search({ query: { filter: { eq: { balance: 'lots' } } } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'type_mismatch', path: 'query.filter.eq.balance' } });
+  });
+
+  it('a tampered cursor is invalid_cursor', async () => {
+    const first = (await search({ query: {}, limit: 5 })).json() as SearchBody;
+    const res = await search({ query: {}, limit: 5, cursor: `${first.next_cursor!.slice(0, -2)}xx` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'invalid_cursor', path: 'cursor' } });
+  });
+
+  it('requests without a token get 401, with an unknown token too', async () => {
+    expect((await search({ query: {} }, null)).statusCode).toBe(401);
+    expect((await search({ query: {} }, 'sdx_forged')).statusCode).toBe(401);
+  });
+
+  it("another organization's connector is 404, not 403", async () => {
+    const other = await h.token('other-org');
+    const res = await search({ query: {} }, other);
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('other actions are action_not_supported, naming the execution service', async () => {
+    const res = await h.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${connectorId}/execute`, headers: { authorization: `Bearer ${token}` }, payload: { entity: 'customers', action: 'list' } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'action_not_supported', path: 'action' } });
+    expect(res.body).toContain('execution service');
+  });
+});

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countLive } from '../../src/store/records-repo.js';
+import { requestSync } from '../../src/worker/request-sync.js';
+import { findConnector } from '../../src/store/connectors-repo.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+
+describe('sync of payments customers from the sandbox (Postgres queue backend)', () => {
+  let h: Harness;
+  let connectorId: string;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 2500 });
+    connectorId = (await h.createConnector(await h.token())).id;
+  });
+  afterAll(async () => h?.close());
+
+  it('lands exactly the 2,500 sandbox customers', async () => {
+    const [run] = await h.runsOf(connectorId);
+    const final = await h.waitRun(run!.id);
+    expect(final.status).toBe('succeeded');
+    expect(Number(final.inserted)).toBe(2500);
+    expect(final.pages).toBe(25);
+    expect(await countLive(h.deps.db, connectorId, 'customers')).toBe(2500);
+    const stored = await h.deps.db.selectFrom('records').select(['record_id', 'data']).where('connector_id', '=', connectorId).execute();
+    const expected = h.sandbox.dataset('payments', 'customers').all();
+    expect(new Set(stored.map((r) => r.record_id))).toEqual(new Set(expected.map((r) => String(r.id))));
+    const byId = new Map(stored.map((r) => [r.record_id, r.data]));
+    for (const rec of expected.slice(0, 50)) expect(byId.get(String(rec.id))).toEqual(rec);
+  });
+
+  it('a second sync of unchanged data changes nothing', async () => {
+    const before = await h.deps.db.selectFrom('records').select(['record_id', 'version', 'updated_at']).where('connector_id', '=', connectorId).orderBy('record_id').execute();
+    const connector = await findConnector(h.deps.db, connectorId);
+    const run = await requestSync(h.deps, connector!, { entity: 'customers', trigger: 'manual', mode: 'full' });
+    const final = await h.waitRun(run.id);
+    expect(final.status).toBe('succeeded');
+    expect([Number(final.inserted), Number(final.updated), Number(final.deleted), Number(final.unchanged)]).toEqual([0, 0, 0, 2500]);
+    const after = await h.deps.db.selectFrom('records').select(['record_id', 'version', 'updated_at']).where('connector_id', '=', connectorId).orderBy('record_id').execute();
+    expect(after).toEqual(before);
+  });
+
+  it('records and run state agree: entity is ready with its record count', async () => {
+    const state = await h.deps.db.selectFrom('entity_state').selectAll().where('connector_id', '=', connectorId).executeTakeFirstOrThrow();
+    expect(state.status).toBe('ready');
+    expect(Number(state.record_count)).toBe(2500);
+    expect(state.last_synced_at).not.toBeNull();
+  });
+});
