@@ -10,6 +10,7 @@ import { startSandboxServer } from '../sandbox/server.js';
 import { Sandbox } from '../sandbox/sandbox.js';
 import { freePort } from '../services/free-port.js';
 import { providePostgres, type ProvidedService } from '../services/local-services.js';
+import { createDb } from '../store/db.js';
 import { startWorker, type RunningWorker } from '../worker/start-worker.js';
 import { buildDeps, type Deps } from './deps.js';
 import { migrateAll } from './migrate.js';
@@ -37,9 +38,11 @@ export async function startEmbeddedStack(opts: { logger: Logger; sandboxSize?: n
     stops.push(() => sb.close());
     const port = base.port === 8080 ? await freePort() : base.port;
     const config = loadConfig({ ...(opts.env ?? process.env), DATABASE_URL: postgres.url, CONNECTOR_RUNTIME_URL: sb.url, PORT: String(port) });
+    // BullMQ's Postgres backend checks its schema when a queue connects: migrate before building deps.
+    const migrator = createDb(postgres.url, 1);
+    await migrateAll(migrator.db, { kind: config.queueBackend, url: config.queueBackend === 'redis' ? (config.redisUrl ?? '') : postgres.url }).finally(() => migrator.db.destroy());
     const deps = buildDeps(config, { ephemeralSecrets: true, logger: opts.logger });
     stops.push(() => deps.close());
-    await migrateAll(deps.db, { kind: config.queueBackend, url: config.queueBackend === 'redis' ? (config.redisUrl ?? '') : postgres.url });
     const worker: RunningWorker = startWorker(deps, { concurrency: 2 });
     stops.push(() => worker.close());
     const api: FastifyInstance = buildApi(deps);

@@ -1,0 +1,10 @@
+FROM node:20-bookworm-slim
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+COPY bin ./bin
+COPY src ./src
+COPY migrations ./migrations
+COPY tsconfig.json ./
+USER node
+ENTRYPOINT ["node", "bin/syncdex.mjs"]
