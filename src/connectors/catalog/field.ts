@@ -33,14 +33,14 @@ export const f = {
 
 /** The same spec under several names, so long reference field lists stay one line: `...each(f.strN(), 'name status')`. */
 export function each(spec: FieldSpec, names: string): Record<string, FieldSpec> {
-  return Object.fromEntries(names.trim().split(/\s+/).map((n) => [n, spec]));
+  return Object.fromEntries(names.split(/\s+/).filter((n) => n !== '').map((n) => [n, spec]));
 }
 
 /** Searchable map written the way the reference groups it: `byType({ string: 'id name', int: 'age' })`. */
 export function byType(groups: Partial<Record<FieldType, string>>): Record<string, FieldType> {
   const out: Record<string, FieldType> = {};
   for (const [type, names] of Object.entries(groups) as [FieldType, string][]) {
-    for (const n of names.trim().split(/\s+/)) out[n] = type;
+    for (const n of names.split(/\s+/).filter((n) => n !== '')) out[n] = type;
   }
   return out;
 }
@@ -51,7 +51,7 @@ export function byType(groups: Partial<Record<FieldType, string>>): Record<strin
  */
 export function searchOf(fields: Readonly<Record<string, FieldSpec>>, names: string): Record<string, FieldType> {
   const out: Record<string, FieldType> = {};
-  for (const n of names.trim().split(/\s+/)) {
+  for (const n of names.split(/\s+/).filter((n) => n !== '')) {
     const spec = fields[n];
     if (spec === undefined) throw new Error(`searchOf: "${n}" is not a record field`);
     out[n] = spec.type;
