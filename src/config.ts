@@ -25,20 +25,18 @@ const schema = z
     PORT: port.default(8080),
     SANDBOX_PORT: port.default(8090),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
-  })
-  .superRefine((env, ctx) => {
-    if (env.SEARCH_BACKEND === 'opensearch' && env.OPENSEARCH_URL === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['OPENSEARCH_URL'], message: 'required when SEARCH_BACKEND=opensearch' });
-    }
-    if (env.QUEUE_BACKEND === 'redis' && env.REDIS_URL === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['REDIS_URL'], message: 'required when QUEUE_BACKEND=redis' });
-    }
-    if (env.NODE_ENV === 'production') {
-      for (const key of ['DATABASE_URL', 'CREDENTIALS_KEY', 'CURSOR_SECRET'] as const) {
-        if (env[key] === undefined) ctx.addIssue({ code: 'custom', path: [key], message: 'required in production' });
-      }
-    }
   });
+
+/** Rules across variables; checked on the raw values so they are reported with the others. */
+function crossProblems(raw: Record<string, string | undefined>): string[] {
+  const out: string[] = [];
+  if (raw.SEARCH_BACKEND === 'opensearch' && raw.OPENSEARCH_URL === undefined) out.push('OPENSEARCH_URL: required when SEARCH_BACKEND=opensearch');
+  if (raw.QUEUE_BACKEND === 'redis' && raw.REDIS_URL === undefined) out.push('REDIS_URL: required when QUEUE_BACKEND=redis');
+  if (raw.NODE_ENV === 'production') {
+    for (const key of ['DATABASE_URL', 'CREDENTIALS_KEY', 'CURSOR_SECRET']) if (raw[key] === undefined) out.push(`${key}: required in production`);
+  }
+  return out;
+}
 
 /** Raw, validated environment. */
 export type Env = z.infer<typeof schema>;
@@ -66,8 +64,8 @@ export interface Config {
 export function loadConfig(source: Record<string, string | undefined> = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`);
+  const lines = [...(parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join('.') || '(env)'}: ${i.message}`)), ...crossProblems(cleaned)];
+  if (!parsed.success || lines.length > 0) {
     throw new AppError('config_invalid', `invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;

@@ -5,11 +5,14 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const shared = path.resolve(root, '../shared/seeds');
+const FILES = ['000_c4fcd12f2a9afda2.txt', '001_abfefe7d930161fe.txt'];
 
 describe('docs/source copy of the seeds', () => {
-  it.runIf(existsSync(shared))('matches ../shared/seeds byte for byte', () => {
-    for (const f of ['000_c4fcd12f2a9afda2.txt', '001_abfefe7d930161fe.txt']) {
-      expect(readFileSync(path.join(root, 'docs/source', f), 'utf8')).toBe(readFileSync(path.join(shared, f), 'utf8'));
+  it('exists, and equals ../shared/seeds byte for byte when the checkout sits beside it', () => {
+    for (const f of FILES) {
+      const copy = readFileSync(path.join(root, 'docs/source', f), 'utf8');
+      expect(copy.length).toBeGreaterThan(1000);
+      if (existsSync(shared)) expect(copy).toBe(readFileSync(path.join(shared, f), 'utf8'));
     }
   });
 });

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { AppError } from '../../src/errors.js';
+
+describe('config', () => {
+  it('applies defaults and picks backends from what is configured', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 8080, searchBackend: 'postgres', queueBackend: 'postgres', logLevel: 'info' });
+    const r = loadConfig({ REDIS_URL: 'redis://localhost:6379', OPENSEARCH_URL: 'http://localhost:9200' });
+    expect(r).toMatchObject({ queueBackend: 'redis', searchBackend: 'opensearch' });
+  });
+
+  it('lists every problem at once, naming each variable', () => {
+    let err: unknown;
+    try {
+      loadConfig({ PORT: 'eighty', DATABASE_URL: 'not a url', LOG_LEVEL: 'loud', SEARCH_BACKEND: 'opensearch' });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(AppError);
+    const msg = (err as AppError).message;
+    for (const name of ['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'OPENSEARCH_URL']) expect(msg).toContain(name);
+    expect((err as AppError).code).toBe('config_invalid');
+  });
+
+  it('requires secrets in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CREDENTIALS_KEY[\s\S]*CURSOR_SECRET|CURSOR_SECRET[\s\S]*CREDENTIALS_KEY/);
+  });
+});

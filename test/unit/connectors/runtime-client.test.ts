@@ -1,0 +1,63 @@
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HttpConnectorRuntime } from '../../../src/connectors/runtime-client.js';
+import type { AppError } from '../../../src/errors.js';
+
+// A scripted runtime: each test sets what the next call answers.
+let answer: (res: http.ServerResponse, body: string) => void = () => undefined;
+let lastAuth: string | undefined;
+const server = http.createServer((req, res) => {
+  let body = '';
+  req.on('data', (c) => (body += c));
+  req.on('end', () => {
+    lastAuth = req.headers.authorization;
+    answer(res, body);
+  });
+});
+let url = '';
+const call = { connectorType: 'payments', credentials: { api_key: 'k' }, entity: 'customers', action: 'list', params: { limit: 10 } } as const;
+const failure = async (p: Promise<unknown>): Promise<AppError> => p.then(() => { throw new Error('expected failure'); }, (e: AppError) => e);
+
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+
+describe('HttpConnectorRuntime', () => {
+  const client = () => new HttpConnectorRuntime({ baseUrl: url, token: 'rt-token', timeoutMs: 300 });
+
+  it('posts the protocol body with the bearer token and returns data + meta', async () => {
+    let sent: unknown;
+    answer = (res, body) => { sent = JSON.parse(body); res.end(JSON.stringify({ data: [{ id: 'a' }], meta: { has_more: false } })); };
+    const page = await client().execute(call);
+    expect(page).toEqual({ data: [{ id: 'a' }], meta: { has_more: false } });
+    expect(sent).toEqual({ connector_type: 'payments', credentials: { api_key: 'k' }, entity: 'customers', action: 'list', params: { limit: 10 } });
+    expect(lastAuth).toBe('Bearer rt-token');
+  });
+
+  it('429 is retryable and carries Retry-After', async () => {
+    answer = (res) => { res.writeHead(429, { 'retry-after': '7' }); res.end('{"error":{"code":"rate_limited","message":"slow down"}}'); };
+    const e = await failure(client().execute(call));
+    expect([e.code, e.retryable, e.retryAfterSec, e.upstreamStatus]).toEqual(['rate_limited', true, 7, 429]);
+  });
+
+  it('5xx is retryable; 401 is not and keeps the upstream message', async () => {
+    answer = (res) => { res.writeHead(503); res.end('down'); };
+    expect((await failure(client().execute(call))).retryable).toBe(true);
+    answer = (res) => { res.writeHead(401); res.end('{"error":{"code":"unauthorized","message":"API key revoked"}}'); };
+    const e = await failure(client().execute(call));
+    expect([e.retryable, e.upstreamStatus]).toEqual([false, 401]);
+    expect(e.message).toContain('API key revoked');
+  });
+
+  it('times out, and a truncated body is a retryable error', async () => {
+    answer = () => undefined;
+    const slow = await failure(client().execute(call));
+    expect(slow.retryable).toBe(true);
+    expect(slow.message).toContain('timed out');
+    answer = (res) => res.end('{"data":[{"id":');
+    const cut = await failure(client().execute(call));
+    expect([cut.code, cut.retryable]).toEqual(['upstream_error', true]);
+  });
+});
