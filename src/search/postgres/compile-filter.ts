@@ -53,8 +53,9 @@ const CMP = { gt: sql`>`, gte: sql`>=`, lt: sql`<`, lte: sql`<=` } as const;
 function compareHolds(ctx: RowContext, path: FieldPath, op: keyof typeof CMP, bound: string | number): Sql {
   return someCandidate(valueAt(ctx.doc, path), (e) =>
     typeof bound === 'number'
-      ? sql`(jsonb_typeof(${e}) = 'number' and (${e})::numeric ${CMP[op]} ${String(bound)}::numeric)`
-      : sql`(jsonb_typeof(${e}) = 'string' and (${e} #>> '{}') collate "C" ${CMP[op]} ${bound}::text collate "C")`,
+      ? // CASE, not AND: Postgres may evaluate the cast before the type test.
+        sql`(case when jsonb_typeof(${e}) = 'number' then (${e})::numeric ${CMP[op]} ${String(bound)}::numeric else false end)`
+      : sql`(case when jsonb_typeof(${e}) = 'string' then (${e} #>> '{}') collate "C" ${CMP[op]} ${bound}::text collate "C" else false end)`,
   );
 }
 

@@ -1,0 +1,29 @@
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDb, type DB } from '../../src/store/db.js';
+import { cases } from '../conformance/cases.js';
+import { records, target } from '../conformance/dataset.js';
+import { loadPostgres } from '../conformance/postgres-page.js';
+import { collect, type PageFn } from '../conformance/run-case.js';
+import { migratedDatabase } from './helpers/fresh-db.js';
+
+describe('conformance table on the Postgres backend', () => {
+  let db: Kysely<DB>;
+  let page: PageFn;
+
+  beforeAll(async () => {
+    db = createDb(await migratedDatabase(), 2).db;
+    page = await loadPostgres(db, target, records);
+  });
+  afterAll(async () => db?.destroy());
+
+  for (const c of cases) {
+    it(c.name, async () => {
+      const hits = await collect(page, c.params);
+      expect(hits.map((h) => h.id)).toEqual(c.ids);
+      if (c.scores !== undefined) expect(hits.map((h) => h.score)).toEqual(c.scores);
+      if (c.data !== undefined) expect(hits[0]?.data).toEqual(c.data);
+      expect((await collect(page, c.params, 2)).map((h) => h.id)).toEqual(c.ids);
+    });
+  }
+});
