@@ -75,6 +75,8 @@ export interface RunCheckpoint {
   page: Record<string, unknown> | null;
   /** Highest incremental-field value seen so far in this run. */
   maxCursor?: string | number | null;
+  /** The run's partitions, fixed at its first start so a resumed run pages the same list. */
+  partitions?: Record<string, string>[];
 }
 
 /** What a failed run recorded. */

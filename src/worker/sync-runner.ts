@@ -5,8 +5,8 @@
  */
 import type { Kysely } from 'kysely';
 import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
-import type { EntityDef } from '../connectors/catalog/types.js';
-import { boundSeconds, firstPageParams, nextPageParams, planPartitions, recordsOf } from '../connectors/planner.js';
+import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
+import { boundSeconds, firstPageParams, nextPageParams, readCall, recordsOf, type Partition } from '../connectors/planner.js';
 import type { ConnectorRuntime } from '../connectors/runtime-client.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -22,6 +22,7 @@ import { finishRun, isRunActive, startRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { fetchPage } from './fetch-page.js';
 import { writePage } from './page-writer.js';
+import { runPartitions } from './run-partitions.js';
 
 /** What a run needs. */
 export interface SyncDeps {
@@ -42,11 +43,14 @@ export type RunOutcome = 'succeeded' | 'cancelled' | 'skipped';
 interface RunContext {
   readonly run: SyncRunRow;
   readonly connector: Connector;
+  readonly connectorDef: ConnectorDef;
   readonly entity: EntityDef;
   readonly credentials: Record<string, unknown>;
   readonly log: Logger;
   readonly signal: AbortSignal | undefined;
   maxCursor: number | null;
+  /** Fixed for the whole run (and its resumes); see run-partitions.ts. */
+  partitions: Partition[];
 }
 
 function toPageRecords(entity: EntityDef, raw: readonly Record<string, unknown>[], log: Logger): PageRecord[] {
@@ -85,12 +89,12 @@ async function syncPartition(deps: SyncDeps, ctx: RunContext, index: number, sta
     if (ctx.signal?.aborted === true) throw new AppError('unavailable', 'worker shutting down; the run resumes from its checkpoint', { retryable: true });
     if (!(await isRunActive(deps.db, ctx.run.id))) return false;
     if (++pages > (deps.maxPagesPerRun ?? 1_000_000)) throw new AppError('upstream_error', `page cap of ${deps.maxPagesPerRun ?? 1_000_000} reached; stopping a runaway sync`);
-    const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, entity: ctx.run.entity, action: ctx.entity.read?.action ?? 'list', params } as const;
+    const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params };
     const page = await fetchPage(deps.runtime, call, { signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ code: e.code, waitMs }, e.message) });
     const raw = recordsOf(ctx.entity, page.data);
     const next = nextPageParams(ctx.entity, params, { records: raw, meta: page.meta });
     trackCursor(ctx, raw);
-    const checkpoint: RunCheckpoint = next === null ? { partition: index + 1, page: null, maxCursor: ctx.maxCursor } : { partition: index, page: next, maxCursor: ctx.maxCursor };
+    const checkpoint: RunCheckpoint = { partition: next === null ? index + 1 : index, page: next, maxCursor: ctx.maxCursor, partitions: ctx.partitions };
     await writePage(deps.db, { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode }, toPageRecords(ctx.entity, raw, ctx.log), checkpoint);
     await shipAll(deps, ctx.connector.id, target);
     params = next;
@@ -114,12 +118,19 @@ async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
 async function loadContext(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal): Promise<RunContext> {
   const connector = await findConnector(deps.db, run.connector_id);
   if (connector === null) throw new AppError('not_found', `connector ${run.connector_id} no longer exists`);
-  const entity = getEntityDef(getConnectorDef(connector.connectorType), run.entity);
+  const connectorDef = getConnectorDef(connector.connectorType);
+  const entity = getEntityDef(connectorDef, run.entity);
   const sealed = await loadSealedSecret(deps.db, connector.id);
   const credentials = openJson<Record<string, unknown>>(deps.keyring, sealed.keyId, sealed.ciphertext, connector.id);
   const log = deps.logger.child({ connector: connector.id, entity: run.entity, runId: run.id });
   const maxCursor = typeof run.checkpoint?.maxCursor === 'number' ? run.checkpoint.maxCursor : null;
-  return { run, connector, entity, credentials, log, signal, maxCursor };
+  return { run, connector, connectorDef, entity, credentials, log, signal, maxCursor, partitions: [] };
+}
+
+function partitionSource(deps: SyncDeps, ctx: RunContext): Parameters<typeof runPartitions>[0] {
+  const { connectorDef, entity, credentials, log, signal } = ctx;
+  const cap = deps.maxPagesPerRun === undefined ? {} : { maxPages: deps.maxPagesPerRun };
+  return { db: deps.db, runtime: deps.runtime, connector: connectorDef, entity, credentials, config: ctx.connector.replicationConfig, log, signal, ...cap };
 }
 
 /** Runs (or resumes) a sync run to its end. Throws AppErrors; the job wrapper decides retries. */
@@ -130,8 +141,9 @@ export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSi
   await markRunStarted(deps.db, ctx.connector.id, run.entity, run.id);
   const cp = run.checkpoint ?? { partition: 0, page: null };
   const since = await sinceFor(deps, ctx);
-  const partitions = planPartitions(ctx.entity, ctx.connector.replicationConfig);
-  ctx.log.info({ mode: run.mode, partitions: partitions.length, resumeAt: cp, attempt: run.attempts }, 'sync run started');
+  const partitions = await runPartitions(partitionSource(deps, ctx), run.id, cp);
+  ctx.partitions = partitions;
+  ctx.log.info({ mode: run.mode, partitions: partitions.length, resumeAt: { partition: cp.partition, page: cp.page }, attempt: run.attempts }, 'sync run started');
   let pages = run.pages;
   for (let i = cp.partition; i < partitions.length; i++) {
     const start = i === cp.partition && cp.page !== null ? cp.page : firstPageParams(ctx.entity, partitions[i] ?? {}, since);

@@ -76,6 +76,11 @@ export type PagingSpec =
       readonly from: string;
       /** Optional meta boolean: paging ends when it equals `doneWhen`. */
       readonly flag?: { readonly path: string; readonly doneWhen: boolean };
+      /**
+       * The API always offers a next token (incremental exports): a token equal to the one just
+       * sent means the end, not a runaway cursor. Without it such a repeat stops the run as an error.
+       */
+      readonly endWhenUnchanged?: boolean;
     }
   /** 1-based page numbers; a short page ends paging. */
   | { readonly style: 'page'; readonly param: string; readonly start?: number }

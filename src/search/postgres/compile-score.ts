@@ -57,19 +57,3 @@ export function matchedScore(node: FilterNode, ctx: RowContext): Sql {
       return ZERO;
   }
 }
-
-/** Whether a subtree can contribute relevance (skips building dead SQL). */
-export function hasTextOp(node: FilterNode): boolean {
-  switch (node.op) {
-    case 'fuzzy':
-    case 'keyword':
-      return true;
-    case 'and':
-    case 'or':
-      return node.filters.some(hasTextOp);
-    case 'any':
-      return hasTextOp(node.filter);
-    default:
-      return false;
-  }
-}

@@ -5,7 +5,7 @@ import type { BackendHit, BackendSearch, IndexChange, SearchBackend } from '../b
 import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
 import { compileFilter, TRUE } from './compile-filter.js';
-import { hasTextOp, matchedScore } from './compile-score.js';
+import { matchedScore } from './compile-score.js';
 import { keysetAfter, orderBy, type RankedRow } from './compile-sort.js';
 import { aliasTarget, applyToIndexTable, checkIndexName, ensureIndexTable } from './index-tables.js';
 
@@ -15,7 +15,7 @@ export function compileSearch(indexName: string, req: BackendSearch) {
   const row = { doc: sql.ref('t.doc'), shadow: sql.ref('t.shadow') };
   const filter = req.query.filter;
   const where = filter === null ? TRUE : compileFilter(filter, row);
-  const score = req.query.scored && filter !== null && hasTextOp(filter) ? matchedScore(filter, row) : sql`1::float8`;
+  const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
   const ranked: RankedRow = { doc: sql.ref('h.doc'), score: sql.ref('h.score'), id: sql.ref('h.record_id') };
   const after = req.after === null ? TRUE : keysetAfter(req.query.sort, ranked, req.after);
   return sql<{ record_id: string; doc: Record<string, unknown>; score: number }>`

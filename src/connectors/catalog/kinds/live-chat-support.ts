@@ -23,7 +23,7 @@ const exportParams: Record<string, ParamSpec> = {
 const exportRead = (field: string): ReadSpec => ({
   action: 'list',
   pageSize: { param: 'limit', max: 1000 },
-  paging: { style: 'token', param: 'start_time', from: 'next_page' },
+  paging: { style: 'token', param: 'start_time', from: 'next_page', endWhenUnchanged: true },
   incremental: { param: 'start_time', field, format: 'iso_datetime', paramFormat: 'unix' },
 });
 /** Settings-like collections come back whole. */

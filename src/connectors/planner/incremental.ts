@@ -1,0 +1,30 @@
+/** Incremental bounds: saved cursors are epoch seconds; params and record fields have their own encodings. */
+import type { IncrementalSpec } from '../catalog/types.js';
+
+type TimeFormat = IncrementalSpec['format'];
+
+/** Epoch seconds in one of the catalog's time encodings. */
+export function formatTime(format: TimeFormat, sec: number): string | number {
+  if (format === 'unix') return Math.floor(sec);
+  const iso = new Date(Math.floor(sec) * 1000).toISOString();
+  return format === 'date' ? iso.slice(0, 10) : iso;
+}
+
+/**
+ * Formats an incremental lower bound in the param's encoding (`paramFormat`, else the field's:
+ * live-chat `start_time` is unix while its records carry ISO strings). A `date` bound is the day
+ * containing `sec`, so it never skips the records of that day.
+ */
+export function formatBound(inc: IncrementalSpec, sec: number): string | number {
+  return formatTime(inc.paramFormat ?? inc.format, Math.max(0, sec));
+}
+
+/** Parses a record's incremental field (in the field's encoding) into epoch seconds; null when absent or unparseable. */
+export function boundSeconds(inc: IncrementalSpec, value: unknown): number | null {
+  if (typeof value === 'number' && Number.isFinite(value)) return inc.format === 'unix' ? value : value / 1000;
+  if (typeof value === 'string') {
+    const ms = Date.parse(value);
+    return Number.isNaN(ms) ? null : ms / 1000;
+  }
+  return null;
+}

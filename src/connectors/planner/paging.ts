@@ -1,0 +1,123 @@
+/**
+ * Page requests of one partition: the first page's params and, from a fetched page, the next
+ * page's params (or null at the end), in each paging style the catalog names.
+ */
+import { AppError } from '../../errors.js';
+import type { EntityDef, PagingSpec, ReadSpec } from '../catalog/types.js';
+import { formatBound } from './incremental.js';
+import type { Partition } from './partitions.js';
+import { readOf } from './read.js';
+
+/** A fetched page as the planner needs it. */
+export interface FetchedPage {
+  readonly records: readonly Record<string, unknown>[];
+  readonly meta: Record<string, unknown>;
+}
+
+/** The value at a dot path (`pagination.cursor`, `next_page.offset`); undefined when absent. */
+export function metaAt(meta: unknown, path: string): unknown {
+  let node: unknown = meta;
+  for (const key of path.split('.')) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[key] : undefined;
+  return node;
+}
+
+/** An export whose cursor is its own incremental bound (live-chat `start_time`). */
+function isTimeExport(read: ReadSpec): boolean {
+  return read.paging.style === 'token' && read.incremental !== undefined && read.incremental.param === read.paging.param;
+}
+
+/**
+ * Params of the first page of a partition: fixed params, the partition, the largest allowed page
+ * size and, in incremental runs, the lower bound. A time export starts at epoch 0 in full runs,
+ * because its cursor param is required by such APIs and "from the beginning" is what a full run means.
+ */
+export function firstPageParams(entity: EntityDef, partition: Partition, sinceSec?: number): Record<string, unknown> {
+  const read = readOf(entity);
+  const params: Record<string, unknown> = { ...read.fixedParams, ...partition };
+  if (read.pageSize !== undefined) params[read.pageSize.param] = read.pageSize.max;
+  if (read.incremental !== undefined && sinceSec !== undefined) params[read.incremental.param] = formatBound(read.incremental, sinceSec);
+  else if (read.incremental !== undefined && isTimeExport(read)) params[read.incremental.param] = formatBound(read.incremental, 0);
+  if (read.paging.style === 'page') params[read.paging.param] = read.paging.start ?? 1;
+  if (read.paging.style === 'offset') params[read.paging.param] = 0;
+  return params;
+}
+
+/**
+ * A token as the next request carries it. Runtimes that hand back the vendor's next-page URL
+ * carry the token in its query string; numeric tokens stay numbers when the previous one was.
+ */
+function tokenValue(raw: unknown, param: string, prev: unknown): unknown {
+  if (typeof raw !== 'string' || !/^https?:\/\//.test(raw)) return raw;
+  const value = new URL(raw).searchParams.get(param);
+  if (value === null) return undefined;
+  return typeof prev === 'number' && /^\d+$/.test(value) ? Number(value) : value;
+}
+
+type Step = { readonly next: unknown } | null;
+
+function nextToken(paging: Extract<PagingSpec, { style: 'token' }>, prev: Record<string, unknown>, page: FetchedPage): Step {
+  if (paging.flag !== undefined && metaAt(page.meta, paging.flag.path) === paging.flag.doneWhen) return null;
+  const next = tokenValue(metaAt(page.meta, paging.from), paging.param, prev[paging.param]);
+  if (next === undefined || next === null || next === '') return null;
+  if (paging.endWhenUnchanged === true && String(next) === String(prev[paging.param])) return null;
+  return { next };
+}
+
+function nextLastId(entity: EntityDef, paging: Extract<PagingSpec, { style: 'last_id' }>, page: FetchedPage): Step {
+  const more = paging.hasMore === undefined ? page.records.length > 0 : metaAt(page.meta, paging.hasMore) === true;
+  if (!more || page.records.length === 0) return null;
+  return { next: page.records[page.records.length - 1]?.[entity.idField] };
+}
+
+/** Offset paging ends at the reported total; without one, at an empty or short page. */
+function nextOffset(paging: Extract<PagingSpec, { style: 'offset' }>, prev: Record<string, unknown>, page: FetchedPage, size: number | undefined): Step {
+  if (page.records.length === 0) return null;
+  const offset = Number(prev[paging.param] ?? 0) + page.records.length;
+  if (paging.total !== undefined) {
+    const total = Number(metaAt(page.meta, paging.total));
+    if (Number.isFinite(total)) return offset >= total ? null : { next: offset };
+  }
+  return size !== undefined && page.records.length < size ? null : { next: offset };
+}
+
+function step(entity: EntityDef, read: ReadSpec, prev: Record<string, unknown>, page: FetchedPage): Step {
+  const paging = read.paging;
+  const size = read.pageSize === undefined ? undefined : Number(prev[read.pageSize.param] ?? read.pageSize.max);
+  switch (paging.style) {
+    case 'none':
+      return null;
+    case 'last_id':
+      return nextLastId(entity, paging, page);
+    case 'token':
+      return nextToken(paging, prev, page);
+    case 'page':
+      if (page.records.length === 0 || (size !== undefined && page.records.length < size)) return null;
+      return { next: Number(prev[paging.param] ?? paging.start ?? 1) + 1 };
+    case 'offset':
+      return nextOffset(paging, prev, page, size);
+  }
+}
+
+/**
+ * Params of the next page, or null when the partition is exhausted. Throws when paging would
+ * not advance (the same cursor again), so a misbehaving upstream cannot loop forever; a token
+ * paging with `endWhenUnchanged` ends there instead.
+ */
+export function nextPageParams(entity: EntityDef, prev: Record<string, unknown>, page: FetchedPage): Record<string, unknown> | null {
+  const read = readOf(entity);
+  const s = step(entity, read, prev, page);
+  if (s === null || s.next === undefined || s.next === null || read.paging.style === 'none') return null;
+  const param = read.paging.param;
+  if (s.next === prev[param]) {
+    throw new AppError('upstream_error', `paging of ${entity.name} did not advance (${param}=${String(s.next)}); stopping a runaway sync`, { path: param });
+  }
+  return { ...prev, [param]: s.next };
+}
+
+/** The records array of a runtime page (`data`, or a nested path for envelope-style results). */
+export function recordsOf(entity: EntityDef, data: unknown): Record<string, unknown>[] {
+  const path = entity.read?.recordsPath;
+  const list = path === undefined ? data : metaAt(data, path);
+  if (!Array.isArray(list)) throw new AppError('upstream_error', `runtime page of ${entity.name} has no record list`, { retryable: true });
+  return list.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
+}

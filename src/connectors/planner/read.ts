@@ -1,0 +1,20 @@
+/** The read path of an entity as the worker calls it. */
+import { AppError } from '../../errors.js';
+import type { EntityDef, ReadSpec } from '../catalog/types.js';
+
+/** The entity's read spec, or an `invalid_request` saying it cannot be replicated. */
+export function readOf(entity: EntityDef): ReadSpec {
+  if (entity.read === undefined) throw new AppError('invalid_request', `${entity.name} cannot be replicated: it has no list action`, { path: 'entity' });
+  return entity.read;
+}
+
+/** Entity and action named in the runtime call: `read.entity` when the entity is read through another's list. */
+export interface ReadCall {
+  readonly entity: string;
+  readonly action: 'list' | 'api_search';
+}
+
+export function readCall(entity: EntityDef): ReadCall {
+  const read = readOf(entity);
+  return { entity: read.entity ?? entity.name, action: read.action };
+}

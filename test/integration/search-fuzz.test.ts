@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './helpers/harness.js';
+
+const OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'like', 'fuzzy', 'keyword', 'contains', 'any', 'not', 'and', 'or', 'nope', ''];
+const PATHS = ['email', 'name', 'balance', 'created', 'address', 'address.city', 'metadata.plan', 'preferred_locales', 'delinquent', 'nope', '', '.', 'a..b', '__proto__', 'constructor', 'email.x'];
+const json = fc.jsonValue({ maxDepth: 3 });
+
+/** Filters that are mostly wrong in one place: unknown ops/paths, wrong types, bad nesting. */
+const filter: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  f: fc.oneof(
+    { depthSize: 'small' },
+    json,
+    fc.tuple(fc.constantFrom(...OPS), fc.constantFrom(...PATHS), json).map(([op, p, v]) => ({ [op]: { [p]: v } })),
+    fc.tuple(fc.constantFrom(...OPS), json).map(([op, v]) => ({ [op]: v })),
+    fc.tuple(fc.constantFrom('and', 'or'), fc.array(tie('f'), { maxLength: 3 })).map(([op, xs]) => ({ [op]: xs })),
+    tie('f').map((x) => ({ not: x })),
+    fc.tuple(fc.constantFrom(...PATHS), tie('f')).map(([p, x]) => ({ any: { [p]: x } })),
+    fc.string({ maxLength: 2000 }).map((s) => ({ like: { email: s } })),
+  ),
+})).f;
+
+const params = fc.oneof(
+  json,
+  fc.record({ query: fc.oneof(json, fc.record({ filter, sort: fc.oneof(json, fc.array(fc.dictionary(fc.constantFrom(...PATHS), fc.oneof(json, fc.constantFrom('asc', 'desc'))), { maxLength: 10 })) }, { requiredKeys: [] })), limit: json, cursor: json, fields: json, extra: json }, { requiredKeys: [] }),
+);
+
+describe('fuzzing search params through the HTTP endpoint', () => {
+  let h: Harness;
+  let token: string;
+  let id: string;
+  beforeAll(async () => {
+    h = await startHarness({ worker: false });
+    token = await h.token();
+    id = (await h.createConnector(token)).id;
+  });
+  afterAll(async () => h?.close());
+
+  it('answers 3,000 random malformed requests with 400 + code + path, never 5xx', async () => {
+    let n = 0;
+    let rejected = 0;
+    await fc.assert(
+      fc.asyncProperty(params, async (p) => {
+        const res = await h.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers: { authorization: `Bearer ${token}` }, payload: { entity: 'customers', action: 'search', params: p } });
+        n++;
+        expect([200, 400], `${res.statusCode} ${res.body} for ${JSON.stringify(p)}`).toContain(res.statusCode);
+        if (res.statusCode === 400) {
+          rejected++;
+          const err = (res.json() as { error: { code: string; message: string; path?: string } }).error;
+          expect(['invalid_query', 'unknown_field', 'type_mismatch', 'invalid_cursor', 'invalid_request']).toContain(err.code);
+          expect(typeof err.path, JSON.stringify(err)).toBe('string');
+          expect(err.message.length).toBeGreaterThan(5);
+          expect(res.body).not.toMatch(/at .*\.ts:\d+/);
+        }
+      }),
+      { numRuns: 3000, seed: Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31) },
+    );
+    expect(n).toBe(3000);
+    expect(rejected).toBeGreaterThan(2500);
+  });
+
+  it('rejects a body over 1 MiB with invalid_query', async () => {
+    const big = 'x'.repeat(1024 * 1024 + 10);
+    const res = await h.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: `{"entity":"customers","action":"search","params":{"query":{"filter":{"eq":{"email":"${big}"}}}}}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'invalid_query' } });
+  });
+
+  it('rejects malformed JSON with invalid_request', async () => {
+    const res = await h.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: '{"entity": "customers", ' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'invalid_request' } });
+  });
+});
