@@ -41,11 +41,15 @@ create index connectors_org_idx on connectors (organization_id, created_at);
 -- One version sequence for every insert, update and tombstone: the indexer ships in its order.
 create sequence record_version_seq;
 
+-- Also the Postgres search backend's index: `shadow` holds, for the searchable fields, every
+-- string as {l: lower-cased, w: words}, computed in TypeScript exactly like the reference
+-- evaluator. record_id sorts by code point (COLLATE "C"), as the search contract orders ids.
 create table records (
   connector_id   uuid not null references connectors(id) on delete cascade,
   entity         text not null,
-  record_id      text not null,
+  record_id      text collate "C" not null,
   data           jsonb not null,
+  shadow         jsonb,
   content_hash   text not null,
   version        bigint not null,
   created_at     timestamptz not null default now(),
@@ -110,10 +114,8 @@ create table sync_run_seen (
   primary key (run_id, record_id)
 );
 
--- Postgres search backend: physical index tables live in schema search_idx; an alias names the
--- live one per (connector type, entity), so a reindex can build a new table and swap.
-create schema if not exists search_idx;
-
+-- Search indexes that are shipped to (OpenSearch): versioned index names behind an alias per
+-- (connector type, entity), and per connector the highest record version each index holds.
 create table search_indexes (
   name            text primary key,
   connector_type  text not null,

@@ -31,6 +31,11 @@ export interface BackendSearch {
 /** An index engine. `db` is the caller's transaction for engines that live in Postgres. */
 export interface SearchBackend {
   readonly kind: 'postgres' | 'opensearch';
+  /**
+   * False when the backend searches the store in place (Postgres: the records table is the
+   * index), so there is nothing to ship; true when changes must be shipped to it (OpenSearch).
+   */
+  readonly shipsChanges: boolean;
   /** Creates the live index of a (connector type, entity) if missing; returns its name. */
   ensureIndex(db: Db, target: SearchTarget): Promise<string>;
   /** Applies changes in version order; an older version never overwrites a newer one. */

@@ -23,6 +23,7 @@ function toIndexChange(target: SearchTarget, c: RecordChange): IndexChange {
 
 /** Ships one batch; returns how many changes it shipped (0 = caught up). */
 export async function shipBatch(deps: IndexerDeps, connectorId: string, target: SearchTarget, batchSize = 2000): Promise<number> {
+  if (!deps.backend.shipsChanges) return 0;
   return deps.db.transaction().execute(async (tx) => {
     await lockEntity(tx, connectorId, target.entity);
     const index = await deps.backend.ensureIndex(tx, target);
@@ -43,5 +44,52 @@ export async function shipAll(deps: IndexerDeps, connectorId: string, target: Se
     const n = await shipBatch(deps, connectorId, target, batchSize);
     total += n;
     if (n < batchSize) return total;
+  }
+}
+
+/**
+ * A single-flight background shipper for one (connector, entity): `poke()` after each page
+ * write starts shipping on its own connection while the run fetches the next page; pokes that
+ * arrive during a ship make it loop once more. `drain()` waits until everything is shipped.
+ */
+export class BackgroundShipper {
+  private running: Promise<void> | null = null;
+  private dirty = false;
+  private failure: unknown = null;
+
+  constructor(
+    private readonly deps: IndexerDeps,
+    private readonly connectorId: string,
+    private readonly target: SearchTarget,
+    private readonly batchSize = 5000,
+  ) {}
+
+  poke(): void {
+    this.dirty = true;
+    this.running ??= this.loop().finally(() => {
+      this.running = null;
+    });
+  }
+
+  private async loop(): Promise<void> {
+    try {
+      while (this.dirty) {
+        this.dirty = false;
+        await shipAll(this.deps, this.connectorId, this.target, this.batchSize);
+      }
+    } catch (e) {
+      this.failure = e;
+    }
+  }
+
+  /** Ships what is left; rethrows a failure of any background ship. */
+  async drain(): Promise<void> {
+    this.poke();
+    while (this.running !== null) await this.running;
+    if (this.failure !== null) {
+      const e = this.failure;
+      this.failure = null;
+      throw e;
+    }
   }
 }

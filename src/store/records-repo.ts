@@ -5,6 +5,8 @@ import type { Db } from './db.js';
 export interface PageRecord {
   readonly id: string;
   readonly data: Record<string, unknown>;
+  /** Text shadow of the searchable fields (src/search/doc.ts); null for unsearchable entities. */
+  readonly shadow?: unknown;
 }
 
 /** What a page upsert changed. */
@@ -31,11 +33,12 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
   if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   const payload = JSON.stringify(records);
   const result = await sql<{ inserted: boolean }>`
-    insert into records as r (connector_id, entity, record_id, data, content_hash, version)
-    select ${connectorId}::uuid, ${entity}, p.id, p.data, md5(p.data::text), nextval('record_version_seq')
-      from jsonb_to_recordset(${payload}::jsonb) as p(id text, data jsonb)
+    insert into records as r (connector_id, entity, record_id, data, shadow, content_hash, version)
+    select ${connectorId}::uuid, ${entity}, p.id, p.data, p.shadow, md5(p.data::text), nextval('record_version_seq')
+      from jsonb_to_recordset(${payload}::jsonb) as p(id text, data jsonb, shadow jsonb)
     on conflict (connector_id, entity, record_id) do update
        set data = excluded.data,
+           shadow = excluded.shadow,
            content_hash = excluded.content_hash,
            version = excluded.version,
            updated_at = now(),

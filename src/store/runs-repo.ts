@@ -63,9 +63,12 @@ export async function startRun(db: Db, id: string): Promise<SyncRunRow | null> {
   return row ?? null;
 }
 
-/** Saves the checkpoint and adds a page's counters; part of the page's transaction. */
-export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, c: PageCounters): Promise<void> {
-  await db
+/**
+ * Saves the checkpoint and adds a page's counters; part of the page's transaction. Returns false
+ * when the run is no longer running (cancelled meanwhile): the caller rolls the page back.
+ */
+export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, c: PageCounters): Promise<boolean> {
+  const res = await db
     .updateTable('sync_runs')
     .set((eb) => ({
       checkpoint: JSON.stringify(checkpoint),
@@ -77,7 +80,9 @@ export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, 
       heartbeat_at: sql<Date>`now()`,
     }))
     .where('id', '=', id)
-    .execute();
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
 }
 
 /** Ends a run; only an active run can end (a cancelled run stays cancelled). */

@@ -1,5 +1,7 @@
 /** Writes one page: records and the run's checkpoint in one transaction (DESIGN §5). */
 import type { Kysely } from 'kysely';
+import { AppError } from '../errors.js';
+import { projectSearchable, textShadow } from '../search/doc.js';
 import type { DB } from '../store/db.js';
 import { lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
@@ -20,19 +22,33 @@ export function dedupeById(records: readonly PageRecord[]): PageRecord[] {
   return [...byId.values()];
 }
 
+/** Adds the text shadow of the searchable fields, which the Postgres search backend queries. */
+export function withShadows(records: readonly PageRecord[], searchable: Readonly<Record<string, unknown>> | undefined): PageRecord[] {
+  if (searchable === undefined) return [...records];
+  return records.map((r) => ({ ...r, shadow: textShadow(projectSearchable(searchable, r.data)) }));
+}
+
 export async function writePage(
   db: Kysely<DB>,
-  run: { id: string; connectorId: string; entity: string; mode: RunMode },
+  run: { id: string; connectorId: string; entity: string; mode: RunMode; searchable?: Readonly<Record<string, unknown>> | undefined },
   records: readonly PageRecord[],
   checkpoint: RunCheckpoint,
 ): Promise<PageResult> {
-  const unique = dedupeById(records);
+  const unique = withShadows(dedupeById(records), run.searchable);
   return db.transaction().execute(async (tx) => {
     await lockEntity(tx, run.connectorId, run.entity);
     const counts = await upsertPage(tx, run.connectorId, run.entity, unique);
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, ...counts };
-    await recordPage(tx, run.id, checkpoint, result);
+    // A run cancelled while this page was in flight must not gain the page: roll it back.
+    if (!(await recordPage(tx, run.id, checkpoint, result))) throw new RunNotRunning(run.id);
     return result;
   });
+}
+
+/** Thrown inside a page transaction when the run stopped running (cancelled); rolls the page back. */
+export class RunNotRunning extends AppError {
+  constructor(runId: string) {
+    super('conflict', `run ${runId} is no longer running`);
+  }
 }

@@ -1,18 +1,29 @@
-/** The Postgres backend as a conformance PageFn over an index loaded with given records. */
+/** The Postgres backend as a conformance PageFn over records written through the store. */
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { SearchTarget } from '../../src/search/dsl/ast.js';
 import { PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
 import { projectDoc } from '../../src/search/reference/project.js';
 import type { DB } from '../../src/store/db.js';
+import { upsertPage } from '../../src/store/records-repo.js';
+import { ensureOrganization } from '../../src/store/tokens-repo.js';
+import { withShadows } from '../../src/worker/page-writer.js';
 import type { PageFn } from './run-case.js';
 
-/** Loads `records` into a fresh tenant of the target's index; returns a PageFn over it. */
+/** Inserts a bare connector row (records reference one). */
+export async function insertConnectorRow(db: Kysely<DB>, connectorType: string): Promise<string> {
+  const org = await ensureOrganization(db, 'conformance');
+  const id = randomUUID();
+  await db.insertInto('connectors').values({ id, organization_id: org, external_user_id: 'u', connector_type: connectorType, name: 'c', secret_ciphertext: Buffer.alloc(0), secret_key_id: 'none', auth_method: 'token', replication_config: '{}' }).execute();
+  return id;
+}
+
+/** Writes `records` as a fresh connector's entity; returns a PageFn searching them. */
 export async function loadPostgres(db: Kysely<DB>, target: SearchTarget, records: readonly { id: string; doc: Record<string, unknown> }[]): Promise<PageFn> {
   const backend = new PostgresSearchBackend();
-  const connectorId = randomUUID();
-  const index = await backend.ensureIndex(db, target);
-  await backend.apply(db, index, connectorId, records.map((r, i) => ({ recordId: r.id, version: String(i + 1), doc: r.doc })));
+  const connectorId = await insertConnectorRow(db, target.connectorType);
+  await backend.ensureIndex(db, target);
+  await upsertPage(db, connectorId, target.entity, withShadows(records.map((r) => ({ id: r.id, data: r.doc })), target.searchable));
   return async (query, after) => {
     const rows = await backend.search(db, { target, connectorId, query, after, size: query.limit + 1 });
     const page = rows.slice(0, query.limit);

@@ -1,18 +1,20 @@
-/** The Postgres search backend: index tables in schema search_idx, queries compiled from the AST. */
+/**
+ * The Postgres search backend searches the store in place: the records table (with its text
+ * shadow) is the index, so every committed page is searchable at once and nothing is shipped.
+ */
 import { sql } from 'kysely';
 import type { Db } from '../../store/db.js';
-import type { BackendHit, BackendSearch, IndexChange, SearchBackend } from '../backend.js';
+import type { BackendHit, BackendSearch, SearchBackend } from '../backend.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
 import { compileFilter, TRUE } from './compile-filter.js';
 import { matchedScore } from './compile-score.js';
 import { keysetAfter, orderBy, type RankedRow } from './compile-sort.js';
-import { aliasTarget, applyToIndexTable, checkIndexName, ensureIndexTable } from './index-tables.js';
+import { ensureEntityIndexes } from './entity-indexes.js';
 
-/** Builds the SQL of one search page (exported for golden tests of the compiled text). */
-export function compileSearch(indexName: string, req: BackendSearch) {
-  const table = sql.table(`search_idx.${checkIndexName(indexName)}`);
-  const row = { doc: sql.ref('t.doc'), shadow: sql.ref('t.shadow') };
+/** Builds the SQL of one search page (exported for tests of the compiled text). */
+export function compileSearch(req: BackendSearch) {
+  const row = { doc: sql.ref('t.data'), shadow: sql.ref('t.shadow') };
   const filter = req.query.filter;
   const where = filter === null ? TRUE : compileFilter(filter, row);
   const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
@@ -20,35 +22,36 @@ export function compileSearch(indexName: string, req: BackendSearch) {
   const after = req.after === null ? TRUE : keysetAfter(req.query.sort, ranked, req.after);
   return sql<{ record_id: string; doc: Record<string, unknown>; score: number }>`
     select h.record_id, h.doc, h.score from (
-      select t.record_id, t.doc, ${score} as score
-        from ${table} t
-       where t.connector_id = ${req.connectorId}::uuid and ${where}
+      select t.record_id, t.data as doc, ${score} as score
+        from records t
+       where t.connector_id = ${req.connectorId}::uuid and t.entity = ${req.target.entity}
+         and t.deleted_at is null and ${where}
     ) h
     where ${after}
     order by ${orderBy(req.query.sort, ranked)}
     limit ${req.size}`;
 }
 
-/** Search backend over Postgres index tables. */
+/** Search backend over the records table. */
 export class PostgresSearchBackend implements SearchBackend {
   readonly kind = 'postgres' as const;
+  readonly shipsChanges = false;
 
-  ensureIndex(db: Db, target: SearchTarget): Promise<string> {
-    return ensureIndexTable(db, target);
+  async ensureIndex(db: Db, target: SearchTarget): Promise<string> {
+    await ensureEntityIndexes(db, target);
+    return 'records';
   }
 
-  liveIndex(db: Db, target: SearchTarget): Promise<string | null> {
-    return aliasTarget(db, target);
+  async liveIndex(): Promise<string> {
+    return 'records';
   }
 
-  apply(db: Db, indexName: string, connectorId: string, changes: readonly IndexChange[]): Promise<void> {
-    return applyToIndexTable(db, indexName, connectorId, changes);
+  async apply(): Promise<void> {
+    // The store is the index: records are searchable as soon as their page commits.
   }
 
   async search(db: Db, req: BackendSearch): Promise<BackendHit[]> {
-    const index = await aliasTarget(db, req.target);
-    if (index === null) return [];
-    const { rows } = await compileSearch(index, req).execute(db);
+    const { rows } = await compileSearch(req).execute(db);
     return rows.map((r) => {
       const hit = { id: r.record_id, score: Number(r.score), doc: r.doc };
       return { ...hit, sortValues: sortValuesOf(req.query.sort, hit) };

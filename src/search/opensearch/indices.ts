@@ -1,0 +1,83 @@
+/**
+ * Index administration: versioned indexes behind one alias per (connector type, entity), created
+ * idempotently, and the mapping of OpenSearch client failures onto AppErrors.
+ */
+import type { Client } from '@opensearch-project/opensearch';
+import { AppError } from '../../errors.js';
+import type { SearchTarget } from '../dsl/ast.js';
+import { indexMappings, indexSettings, type IndexLayout } from './mapping.js';
+import { generationOf } from './names.js';
+
+/** Status and error type of a client failure, when it has a response. */
+export function responseOf(e: unknown): { status: number | null; type: string | null } {
+  const meta = (e as { meta?: { statusCode?: number; body?: { error?: { type?: string } } } }).meta;
+  const status = (e as { statusCode?: number }).statusCode ?? meta?.statusCode ?? null;
+  return { status, type: meta?.body?.error?.type ?? null };
+}
+
+/** A client failure as an AppError: 429 rate_limited and 5xx/connection unavailable retry, others do not. */
+export function toAppError(e: unknown, what: string): AppError {
+  if (e instanceof AppError) return e;
+  const { status, type } = responseOf(e);
+  const detail = e instanceof Error ? e.message : String(e);
+  if (status === 429) return new AppError('rate_limited', `OpenSearch is overloaded (${what})`, { retryable: true, upstreamStatus: 429, cause: e });
+  if (status === null || status >= 500) {
+    return new AppError('unavailable', `OpenSearch is unavailable (${what}): ${detail}`, { retryable: true, ...(status === null ? {} : { upstreamStatus: status }), cause: e });
+  }
+  return new AppError('internal', `OpenSearch rejected ${what} (${status}${type === null ? '' : ` ${type}`}): ${detail}`, { upstreamStatus: status, cause: e });
+}
+
+/** The concrete index an alias points to, or null when the alias does not exist. */
+export async function resolveAlias(client: Client, alias: string): Promise<string | null> {
+  try {
+    const res = await client.indices.getAlias({ name: alias }, { ignore: [404] });
+    if (res.statusCode === 404) return null;
+    const names = Object.keys(res.body as Record<string, unknown>);
+    // An alias points to one index (the swap is atomic); should two ever show, the newest wins.
+    return names.sort((a, b) => (generationOf(alias, b) ?? -1) - (generationOf(alias, a) ?? -1))[0] ?? null;
+  } catch (e) {
+    throw toAppError(e, `resolving alias ${alias}`);
+  }
+}
+
+/** Creates a versioned index with the target's settings and mappings; an existing one is fine. */
+export async function createIndex(client: Client, index: string, target: SearchTarget, layout: IndexLayout): Promise<void> {
+  try {
+    await client.indices.create({ index, body: { settings: indexSettings(target, layout), mappings: indexMappings(target) } });
+  } catch (e) {
+    if (responseOf(e).type === 'resource_already_exists_exception') return;
+    throw toAppError(e, `creating index ${index}`);
+  }
+}
+
+/** Adds the target's current fields to an existing index (mappings only ever grow). */
+export async function putMapping(client: Client, index: string, target: SearchTarget): Promise<void> {
+  const { properties } = indexMappings(target);
+  try {
+    // Plain JSON mapping objects; the client's `Property` union cannot express them statically.
+    await client.indices.putMapping({ index, body: { properties } as never });
+  } catch (e) {
+    throw toAppError(e, `updating the mapping of ${index}`);
+  }
+}
+
+/** Points the alias at `index`, removing it from `from` in the same atomic request. */
+export async function swapAlias(client: Client, alias: string, from: string | null, index: string): Promise<void> {
+  const actions: Record<string, unknown>[] = [{ add: { index, alias } }];
+  if (from !== null && from !== index) actions.unshift({ remove: { index: from, alias } });
+  try {
+    await client.indices.updateAliases({ body: { actions } });
+  } catch (e) {
+    throw toAppError(e, `pointing alias ${alias} at ${index}`);
+  }
+}
+
+/** The highest generation among the alias's versioned indexes (0 when none exists). */
+export async function highestGeneration(client: Client, alias: string): Promise<number> {
+  try {
+    const res = await client.indices.get({ index: `${alias}__*`, allow_no_indices: true, expand_wildcards: 'all' });
+    return Object.keys(res.body as Record<string, unknown>).reduce((max, name) => Math.max(max, generationOf(alias, name) ?? 0), 0);
+  } catch (e) {
+    throw toAppError(e, `listing the indexes of ${alias}`);
+  }
+}

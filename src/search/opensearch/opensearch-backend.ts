@@ -1,0 +1,188 @@
+/**
+ * The OpenSearch search backend (DESIGN §3, §5, §6). One index per (connector type, entity),
+ * shared by all connectors of that type and routed by connector id, behind an alias:
+ * `<type>__<entity>` → `<type>__<entity>__<n>`. The `db` argument of the interface is the
+ * caller's Postgres transaction; this backend keeps nothing in Postgres and ignores it (the
+ * indexer's watermarks are keyed by the concrete index name `ensureIndex` returns, which is what
+ * makes a reindex ship from version 0 into the new index).
+ *
+ * Reindex = create `<n+1>`, let the caller ship every record into it (its watermarks for the new
+ * name start at 0), swap the alias atomically. Documents cannot be copied with `_reindex`: the
+ * derived `sx` fields are not in `_source`, and they are computed in TypeScript.
+ */
+import type { Client } from '@opensearch-project/opensearch';
+import { setTimeout as delay } from 'node:timers/promises';
+import { AppError } from '../../errors.js';
+import type { Db } from '../../store/db.js';
+import type { BackendHit, BackendSearch, IndexChange, SearchBackend } from '../backend.js';
+import type { SearchTarget } from '../dsl/ast.js';
+import { sortValuesOf } from '../reference/order.js';
+import { deleteOps, judgeItems, latestChanges, ndjson, upsertOps, type BulkItem, type BulkOp } from './bulk.js';
+import { compileSearchBody, ID_FIELD } from './compile.js';
+import { createIndex, highestGeneration, putMapping, resolveAlias, responseOf, swapAlias, toAppError } from './indices.js';
+import { DEFAULT_LAYOUT, type IndexLayout } from './mapping.js';
+import { aliasName, versionedIndexName } from './names.js';
+import { searchTarget } from '../target.js';
+
+export interface OpenSearchBackendOptions {
+  /** A configured client (nodes, auth, TLS, timeouts): the caller builds it. */
+  readonly client: Client;
+  /** Prepended to alias and index names (isolated test runs, several deployments per cluster). */
+  readonly prefix?: string;
+  readonly layout?: IndexLayout;
+  /** `refresh` of bulk requests; tests use true to read their writes at once. Default: unset (the 1 s refresh). */
+  readonly refresh?: boolean | 'wait_for';
+  /** Attempts after a 429 (whole request or single items) before giving up. Default 5. */
+  readonly maxRetries?: number;
+  /** First backoff after a 429, doubled per attempt, with jitter. Default 200 ms. */
+  readonly backoffMs?: number;
+  /** Injected in tests. */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+interface RawHit {
+  readonly _score?: number | null;
+  readonly _source?: Record<string, unknown>;
+  readonly fields?: Record<string, unknown[]>;
+}
+
+export class OpenSearchBackend implements SearchBackend {
+  readonly kind = 'opensearch' as const;
+  readonly shipsChanges = true;
+  private readonly client: Client;
+  private readonly prefix: string;
+  private readonly layout: IndexLayout;
+  private readonly opts: OpenSearchBackendOptions;
+  /** Indexes whose mapping this process brought up to date (the catalog may have grown). */
+  private readonly mapped = new Set<string>();
+  /** Target of each index this process ensured or created (documents are derived from it). */
+  private readonly targets = new Map<string, SearchTarget>();
+
+  constructor(opts: OpenSearchBackendOptions) {
+    this.client = opts.client;
+    this.prefix = opts.prefix ?? '';
+    this.layout = opts.layout ?? DEFAULT_LAYOUT;
+    this.opts = opts;
+  }
+
+  /** The alias searches use. */
+  aliasOf(target: SearchTarget): string {
+    return aliasName(target, this.prefix);
+  }
+
+  async ensureIndex(_db: Db, target: SearchTarget): Promise<string> {
+    const alias = this.aliasOf(target);
+    const live = await resolveAlias(this.client, alias);
+    if (live !== null) {
+      if (!this.mapped.has(live)) await putMapping(this.client, live, target);
+      this.remember(live, target);
+      return live;
+    }
+    // Concurrent first callers both create generation 1 (the loser's create is a no-op) and both
+    // add the same alias to it (idempotent).
+    const index = versionedIndexName(target, 1, this.prefix);
+    await createIndex(this.client, index, target, this.layout);
+    await swapAlias(this.client, alias, null, index);
+    this.remember(index, target);
+    return index;
+  }
+
+  liveIndex(_db: Db, target: SearchTarget): Promise<string | null> {
+    return resolveAlias(this.client, this.aliasOf(target));
+  }
+
+  async apply(_db: Db, indexName: string, connectorId: string, changes: readonly IndexChange[]): Promise<void> {
+    const target = this.targetOf(indexName, changes);
+    const latest = latestChanges(changes);
+    if (target !== null) await this.sendBulk(upsertOps(target, indexName, connectorId, latest));
+    await this.sendBulk(deleteOps(indexName, connectorId, latest));
+  }
+
+  async search(_db: Db, req: BackendSearch): Promise<BackendHit[]> {
+    const { body, routing } = compileSearchBody(req.target, req);
+    let res;
+    try {
+      res = await this.client.search({ index: this.aliasOf(req.target), routing, body: body as never }, { ignore: [404] });
+    } catch (e) {
+      throw toAppError(e, 'a search');
+    }
+    if (res.statusCode === 404) return []; // nothing shipped yet: no index behind the alias
+    const hits = (res.body.hits?.hits ?? []) as RawHit[];
+    return hits.map((h) => {
+      const hit = { id: String(h.fields?.[ID_FIELD]?.[0]), score: req.query.scored ? Number(h._score ?? 0) : 1, doc: h._source ?? {} };
+      return { ...hit, sortValues: sortValuesOf(req.query.sort, hit) };
+    });
+  }
+
+  /**
+   * Rebuilds the index of a target: creates the next generation, awaits `ship(index)` (the
+   * caller ships every record from version 0 with `apply(db, index, ...)`, its watermarks keyed
+   * by the new name), then swaps the alias atomically. The previous index is kept unless
+   * `dropOld` (a writer still holding its name would otherwise re-create it with a dynamic
+   * mapping on its next bulk request). Returns the new index.
+   */
+  async reindex(target: SearchTarget, ship: (index: string) => Promise<void>, opts: { dropOld?: boolean } = {}): Promise<string> {
+    const alias = this.aliasOf(target);
+    const live = await resolveAlias(this.client, alias);
+    const next = versionedIndexName(target, (await highestGeneration(this.client, alias)) + 1, this.prefix);
+    await createIndex(this.client, next, target, this.layout);
+    this.remember(next, target);
+    await ship(next);
+    await swapAlias(this.client, alias, live, next);
+    if (opts.dropOld === true && live !== null) {
+      await this.client.indices.delete({ index: live }).catch((e: unknown) => Promise.reject(toAppError(e, `deleting ${live}`)));
+    }
+    return next;
+  }
+
+  private remember(index: string, target: SearchTarget): void {
+    this.mapped.add(index);
+    this.targets.set(index, target);
+  }
+
+  /**
+   * The target whose documents an index holds: the one `ensureIndex`/`reindex` saw, else the
+   * catalog's, read from the name `<prefix><type>__<entity>__<n>` (catalog keys never hold `__`).
+   */
+  private targetOf(indexName: string, changes: readonly IndexChange[]): SearchTarget | null {
+    if (changes.every((c) => c.doc === null)) return null;
+    const known = this.targets.get(indexName);
+    if (known !== undefined) return known;
+    const [type, entity, generation] = indexName.slice(this.prefix.length).split('__');
+    if (!indexName.startsWith(this.prefix) || type === undefined || entity === undefined || generation === undefined) {
+      throw new AppError('internal', `"${indexName}" is not an index of this OpenSearch backend`);
+    }
+    return searchTarget(type, entity);
+  }
+
+  /** Sends one bulk request, retrying 429s (whole request or single items) with backoff. */
+  private async sendBulk(ops: readonly BulkOp[]): Promise<void> {
+    let pending = ops;
+    const maxRetries = this.opts.maxRetries ?? 5;
+    for (let attempt = 0; pending.length > 0; attempt += 1) {
+      let items: BulkItem[];
+      try {
+        const refresh = this.opts.refresh === undefined ? {} : { refresh: this.opts.refresh };
+        // The body is our own NDJSON string (versions as digits); the client sends strings as is.
+        const res = await this.client.bulk({ body: ndjson(pending) as never, ...refresh });
+        items = (res.body.items ?? []).map((it) => Object.values(it)[0] as BulkItem);
+      } catch (e) {
+        if (responseOf(e).status !== 429 || attempt >= maxRetries) throw toAppError(e, 'a bulk request');
+        await this.backoff(attempt);
+        continue;
+      }
+      const verdict = judgeItems(items, pending);
+      if (verdict.failure !== null) throw verdict.failure;
+      if (verdict.retry.length > 0 && attempt >= maxRetries) {
+        throw new AppError('rate_limited', `OpenSearch kept refusing ${verdict.retry.length} bulk items with 429`, { retryable: true, upstreamStatus: 429 });
+      }
+      pending = verdict.retry.map((i) => pending[i] as BulkOp);
+      if (pending.length > 0) await this.backoff(attempt);
+    }
+  }
+
+  private backoff(attempt: number): Promise<void> {
+    const ms = (this.opts.backoffMs ?? 200) * 2 ** attempt * (0.5 + Math.random() / 2);
+    return (this.opts.sleep ?? ((t: number) => delay(t)))(ms);
+  }
+}
