@@ -3,11 +3,7 @@
  * newest first. Records are generated on demand from their position, so a million-record
  * dataset costs nothing until it is read. Mutations (create/update/delete) are small overlays.
  */
-import type { EntityDef } from '../connectors/catalog/types.js';
-import { creationField, createdSecFor, generateRecord, recordId, type GenContext } from './generate.js';
-
-/** Ordinals of records created by mutations start here, so they never collide with base ones. */
-const EXTRA_BASE = 1_000_000_000;
+import { createdSecFor, EXTRA_BASE, generateRecord, ordinalOfId, type GenContext } from './generate.js';
 
 /** A virtual list: `extras` newest first, then `size` base records; deletions are skipped. */
 export class Dataset {
@@ -17,8 +13,8 @@ export class Dataset {
   private readonly revisions = new Map<number, number>();
   private readonly deleted = new Set<number>();
 
-  constructor(entity: EntityDef, seed: number, scope: string, size: number) {
-    this.ctx = { entity, seed, scope, createdField: creationField(entity) };
+  constructor(ctx: GenContext, size: number) {
+    this.ctx = ctx;
     this.size = size;
   }
 
@@ -43,32 +39,30 @@ export class Dataset {
     return this.deleted.has(this.ordinalAt(pos));
   }
 
-  recordAt(pos: number): Record<string, unknown> {
+  /** Creation second of the record at a position (newest first, so it falls with the position). */
+  createdSecAt(pos: number): number {
     const ordinal = this.ordinalAt(pos);
-    const extra = ordinal >= EXTRA_BASE;
-    const createdSec = createdSecFor(extra ? ordinal - EXTRA_BASE : ordinal, extra);
-    return generateRecord(this.ctx, { ordinal, createdSec, revision: this.revisions.get(ordinal) ?? 0 });
+    return ordinal >= EXTRA_BASE ? createdSecFor(ordinal - EXTRA_BASE, true) : createdSecFor(ordinal, false);
   }
 
-  /** Position just after the record with this id, or -1 when the id is not one of ours. */
+  recordAt(pos: number): Record<string, unknown> {
+    const ordinal = this.ordinalAt(pos);
+    return generateRecord(this.ctx, { ordinal, createdSec: this.createdSecAt(pos), revision: this.revisions.get(ordinal) ?? 0 });
+  }
+
+  /** Position just after the record with this id (deleted or not), or -1 when the id is not one of ours. */
   positionAfterId(id: unknown): number {
-    const m = /(\d+)$/.exec(String(id));
-    if (m === null) return -1;
-    let ordinal = Number(m[1]);
-    const spec = this.ctx.entity.fields[this.ctx.entity.idField];
-    if ((spec?.type === 'int' || spec?.type === 'number') && this.ctx.scope !== '') ordinal %= 10_000_000;
-    else if (spec?.type === 'int' || spec?.type === 'number') ordinal -= 1;
+    const ordinal = ordinalOfId(this.ctx, id);
+    if (ordinal === null) return -1;
     const pos = this.positionOf(ordinal);
-    if (pos < 0 || pos >= this.rawLength || String(recordId(this.ctx, ordinal)) !== String(id)) return -1;
-    return pos + 1;
+    return pos < 0 || pos >= this.rawLength ? -1 : pos + 1;
   }
 
   /** Raw position of the n-th live record (skipping deleted ones). */
   rawPositionOfLive(n: number): number {
-    if (this.deleted.size === 0) return n;
-    let pos = 0;
+    if (this.deleted.size === 0) return Math.min(n, this.rawLength);
     let live = -1;
-    for (; pos < this.rawLength; pos++) {
+    for (let pos = 0; pos < this.rawLength; pos++) {
       if (!this.isDeletedAt(pos)) live++;
       if (live === n) return pos;
     }
@@ -83,6 +77,28 @@ export class Dataset {
       if (!this.isDeletedAt(pos)) records.push(this.recordAt(pos));
     }
     return { records, next: pos };
+  }
+
+  /**
+   * Oldest first from `sinceSec` (an incremental export): up to `limit` live records created at or
+   * after it, and the creation second of the last one returned (null when none).
+   */
+  sliceSince(sinceSec: number, limit: number): { records: Record<string, unknown>[]; lastSec: number | null } {
+    const records: Record<string, unknown>[] = [];
+    let lastSec: number | null = null;
+    for (let pos = this.rawLengthSince(sinceSec) - 1; pos >= 0 && records.length < limit; pos--) {
+      if (this.isDeletedAt(pos)) continue;
+      records.push(this.recordAt(pos));
+      lastSec = this.createdSecAt(pos);
+    }
+    return { records, lastSec };
+  }
+
+  /** Live records at raw positions below `end`. */
+  liveBefore(end: number): number {
+    let deleted = 0;
+    for (const ordinal of this.deleted) if (this.positionOf(ordinal) < end) deleted++;
+    return Math.min(end, this.rawLength) - deleted;
   }
 
   /** Whether a live record exists at or after `pos` (below `maxRawPos`). */

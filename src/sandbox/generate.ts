@@ -38,6 +38,8 @@ export interface GenContext {
   readonly partition?: Readonly<Record<string, string>>;
   /** Fields other entities are partitioned by (a parent dimension's `from`): unique per record. */
   readonly uniqueFields?: ReadonlySet<string>;
+  /** Entity-specific finishing touches (see realism.ts). */
+  readonly decorate?: (rec: Record<string, unknown>, slot: RecordSlot, ctx: GenContext) => void;
 }
 
 export function creationField(entity: EntityDef): string | undefined {
@@ -157,5 +159,6 @@ export function generateRecord(ctx: GenContext, slot: RecordSlot): Record<string
   // Parents hand these values to their children's calls, so two records must never share one.
   for (const field of ctx.uniqueFields ?? []) if (field !== ctx.entity.idField) rec[field] = String(id).toUpperCase().replace(/[^A-Z0-9]/g, '');
   echoPartition(ctx, rec);
+  ctx.decorate?.(rec, slot, ctx);
   return rec;
 }

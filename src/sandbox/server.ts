@@ -56,14 +56,33 @@ async function execute(sb: Sandbox, body: Record<string, unknown>, res: http.Ser
   send(res, 200, sb.execute(req));
 }
 
+const CONTROL_KEYS = new Set(['connector_type', 'entity', 'scope', 'config']);
+
+/** replication_config fields for the union over config partitions: body `config`, else other query params. */
+function configOf(body: Record<string, unknown>, url: URL): Record<string, unknown> | undefined {
+  if (typeof body.config === 'object' && body.config !== null) return body.config as Record<string, unknown>;
+  const pairs = [...url.searchParams.entries()].filter(([k]) => !CONTROL_KEYS.has(k));
+  return pairs.length === 0 ? undefined : Object.fromEntries(pairs);
+}
+
 async function control(sb: Sandbox, route: string, body: Record<string, unknown>, url: URL): Promise<unknown> {
   const type = String(body.connector_type ?? url.searchParams.get('connector_type') ?? '');
   const entity = String(body.entity ?? url.searchParams.get('entity') ?? '');
-  const scope = String(body.scope ?? url.searchParams.get('scope') ?? '');
+  const rawScope = body.scope ?? url.searchParams.get('scope') ?? undefined;
+  const scope = rawScope === undefined || rawScope === null ? undefined : String(rawScope);
   switch (route) {
-    case 'POST /v1/control/configure':
-      sb.configure({ connectorType: type || undefined, entity: entity || undefined, size: body.size as number | undefined, seed: body.seed as number | undefined, defaultSize: body.default_size as number | undefined } as never);
+    case 'POST /v1/control/configure': {
+      const num = (v: unknown): number | undefined => (typeof v === 'number' ? v : undefined);
+      sb.configure({
+        ...(type === '' ? {} : { connectorType: type }),
+        ...(entity === '' ? {} : { entity }),
+        ...(num(body.size) === undefined ? {} : { size: num(body.size) }),
+        ...(num(body.seed) === undefined ? {} : { seed: num(body.seed) }),
+        ...(num(body.default_size) === undefined ? {} : { defaultSize: num(body.default_size) }),
+        ...(num(body.nested_size) === undefined ? {} : { nestedSize: num(body.nested_size) }),
+      });
       return { ok: true };
+    }
     case 'POST /v1/control/faults':
       sb.faults.arm(body as unknown as FaultSpec);
       return { ok: true };
@@ -71,10 +90,11 @@ async function control(sb: Sandbox, route: string, body: Record<string, unknown>
       sb.faults.clear();
       return { ok: true };
     case 'POST /v1/control/mutate':
-      return sb.mutate(type, entity, body as { create?: number; update?: number; delete?: number }, scope);
+      return sb.mutate(type, entity, body as { create?: number; update?: number; delete?: number }, scope ?? '');
     case 'GET /v1/control/records': {
-      const ds = sb.dataset(type, entity, scope);
-      return { count: ds.liveCount, data: ds.all() };
+      // Without a scope: the union over every partition that exists (config ones as given).
+      const config = configOf(body, url);
+      return sb.records(type, entity, { ...(scope === undefined ? {} : { scope }), ...(config === undefined ? {} : { config }) });
     }
     default:
       throw new AppError('not_found', `no route ${route}`);
@@ -98,7 +118,7 @@ export async function startSandboxServer(opts: { port: number; host?: string; to
         send(res, 200, await control(sb, route, body, url));
       } catch (e) {
         const err = isAppError(e) ? e : new AppError('internal', 'sandbox failure');
-        send(res, STATUS[err.code] ?? 500, { error: { code: err.code, message: err.message } });
+        send(res, STATUS[err.code] ?? 500, { error: err.toJSON() });
       }
     })();
   });

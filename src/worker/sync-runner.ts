@@ -7,21 +7,21 @@ import type { Kysely } from 'kysely';
 import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
 import { boundSeconds, firstPageParams, nextPageParams, readCall, recordsOf, type Partition } from '../connectors/planner.js';
-import type { ConnectorRuntime } from '../connectors/runtime-client.js';
+import type { ConnectorRuntime, RuntimePage } from '../connectors/runtime-client.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { SearchBackend } from '../search/backend.js';
-import { shipAll } from '../search/indexer.js';
+import { BackgroundShipper, shipAll } from '../search/indexer.js';
 import { searchTarget } from '../search/target.js';
 import { loadSealedSecret, findConnector, type Connector } from '../store/connectors-repo.js';
 import { openJson, type Keyring } from '../store/crypto.js';
 import type { DB } from '../store/db.js';
 import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-state-repo.js';
 import { clearSeen, countLive, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
-import { finishRun, isRunActive, startRun } from '../store/runs-repo.js';
+import { finishRun, startRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { fetchPage } from './fetch-page.js';
-import { writePage } from './page-writer.js';
+import { RunNotRunning, writePage } from './page-writer.js';
 import { runPartitions } from './run-partitions.js';
 
 /** What a run needs. */
@@ -51,6 +51,7 @@ interface RunContext {
   maxCursor: number | null;
   /** Fixed for the whole run (and its resumes); see run-partitions.ts. */
   partitions: Partition[];
+  readonly shipper: BackgroundShipper;
 }
 
 function toPageRecords(entity: EntityDef, raw: readonly Record<string, unknown>[], log: Logger): PageRecord[] {
@@ -80,23 +81,39 @@ function trackCursor(ctx: RunContext, records: readonly Record<string, unknown>[
   }
 }
 
-/** Pages through one partition from `params`; returns false when the run was cancelled. */
+function fetchOne(deps: SyncDeps, ctx: RunContext, params: Record<string, unknown>): Promise<RuntimePage> {
+  const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params };
+  const p = fetchPage(deps.runtime, call, { signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ code: e.code, waitMs }, e.message) });
+  // Prefetched pages may fail while the current page is written; the failure surfaces when awaited.
+  p.catch(() => undefined);
+  return p;
+}
+
+/**
+ * Pages through one partition from `start`; returns false when the run was cancelled. The next
+ * page is fetched while the current one is written, and shipping to the index runs beside both.
+ */
 async function syncPartition(deps: SyncDeps, ctx: RunContext, index: number, start: Record<string, unknown>, pagesSoFar: number): Promise<number | false> {
-  const target = searchTarget(ctx.connector.connectorType, ctx.run.entity);
+  const cap = deps.maxPagesPerRun ?? 1_000_000;
   let params: Record<string, unknown> | null = start;
+  let pending: Promise<RuntimePage> | null = fetchOne(deps, ctx, start);
   let pages = pagesSoFar;
-  while (params !== null) {
+  while (params !== null && pending !== null) {
     if (ctx.signal?.aborted === true) throw new AppError('unavailable', 'worker shutting down; the run resumes from its checkpoint', { retryable: true });
-    if (!(await isRunActive(deps.db, ctx.run.id))) return false;
-    if (++pages > (deps.maxPagesPerRun ?? 1_000_000)) throw new AppError('upstream_error', `page cap of ${deps.maxPagesPerRun ?? 1_000_000} reached; stopping a runaway sync`);
-    const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params };
-    const page = await fetchPage(deps.runtime, call, { signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ code: e.code, waitMs }, e.message) });
+    if (++pages > cap) throw new AppError('upstream_error', `page cap of ${cap} reached; stopping a runaway sync`);
+    const page = await pending;
     const raw = recordsOf(ctx.entity, page.data);
     const next = nextPageParams(ctx.entity, params, { records: raw, meta: page.meta });
+    pending = next === null ? null : fetchOne(deps, ctx, next);
     trackCursor(ctx, raw);
     const checkpoint: RunCheckpoint = { partition: next === null ? index + 1 : index, page: next, maxCursor: ctx.maxCursor, partitions: ctx.partitions };
-    await writePage(deps.db, { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode }, toPageRecords(ctx.entity, raw, ctx.log), checkpoint);
-    await shipAll(deps, ctx.connector.id, target);
+    try {
+      await writePage(deps.db, { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, searchable: ctx.entity.searchable }, toPageRecords(ctx.entity, raw, ctx.log), checkpoint);
+    } catch (e) {
+      if (e instanceof RunNotRunning) return false;
+      throw e;
+    }
+    ctx.shipper.poke();
     params = next;
   }
   return pages;
@@ -124,7 +141,8 @@ async function loadContext(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal
   const credentials = openJson<Record<string, unknown>>(deps.keyring, sealed.keyId, sealed.ciphertext, connector.id);
   const log = deps.logger.child({ connector: connector.id, entity: run.entity, runId: run.id });
   const maxCursor = typeof run.checkpoint?.maxCursor === 'number' ? run.checkpoint.maxCursor : null;
-  return { run, connector, connectorDef, entity, credentials, log, signal, maxCursor, partitions: [] };
+  const shipper = new BackgroundShipper(deps, connector.id, searchTarget(connector.connectorType, run.entity));
+  return { run, connector, connectorDef, entity, credentials, log, signal, maxCursor, partitions: [], shipper };
 }
 
 function partitionSource(deps: SyncDeps, ctx: RunContext): Parameters<typeof runPartitions>[0] {
@@ -145,11 +163,16 @@ export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSi
   ctx.partitions = partitions;
   ctx.log.info({ mode: run.mode, partitions: partitions.length, resumeAt: { partition: cp.partition, page: cp.page }, attempt: run.attempts }, 'sync run started');
   let pages = run.pages;
-  for (let i = cp.partition; i < partitions.length; i++) {
-    const start = i === cp.partition && cp.page !== null ? cp.page : firstPageParams(ctx.entity, partitions[i] ?? {}, since);
-    const done = await syncPartition(deps, ctx, i, start, pages);
-    if (done === false) return 'cancelled';
-    pages = done;
+  try {
+    for (let i = cp.partition; i < partitions.length; i++) {
+      const start = i === cp.partition && cp.page !== null ? cp.page : firstPageParams(ctx.entity, partitions[i] ?? {}, since);
+      const done = await syncPartition(deps, ctx, i, start, pages);
+      if (done === false) return 'cancelled';
+      pages = done;
+    }
+  } finally {
+    // Whatever happened, pages already written reach the index before the job ends.
+    await ctx.shipper.drain().catch((e: unknown) => ctx.log.warn({ err: { message: (e as Error).message } }, 'index shipping failed; the next run ships it'));
   }
   await finishSuccess(deps, ctx);
   ctx.log.info({ pages }, 'sync run succeeded');

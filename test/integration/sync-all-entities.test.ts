@@ -1,0 +1,138 @@
+/**
+ * One connector per kind against the sandbox (Postgres queue backend): every replicated entity
+ * lands exactly the sandbox's live records (union over partitions, parents resolved at run time),
+ * every run succeeds, and a resumed run keeps the partition list it started with.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replicatedEntities } from '../../src/app/connector-service.js';
+import { catalog } from '../../src/connectors/catalog/index.js';
+import type { ConnectorDef } from '../../src/connectors/catalog/types.js';
+import type { ConnectorRuntime } from '../../src/connectors/runtime-client.js';
+import { findConnector } from '../../src/store/connectors-repo.js';
+import { ensureEntityStates } from '../../src/store/entity-state-repo.js';
+import { countLive } from '../../src/store/records-repo.js';
+import { createRun, getRun } from '../../src/store/runs-repo.js';
+import type { SyncRunRow } from '../../src/store/schema.js';
+import { executeRun } from '../../src/worker/sync-runner.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+
+/** replication_config per kind as sent, and the partition config the sandbox needs for its union. */
+const REPLICATION: Record<string, Record<string, unknown>> = {
+  ad_platform_marketing: { account_ids: 'act_111,222' },
+  file_storage_drive: { folder_url: 'https://drive.example.com/drive/folders/abc', streams: 'documents' },
+};
+const SANDBOX_CONFIG = { account_ids: '111,222' };
+
+/** Sizes above the smallest page maxima, so those entities need two or more pages. */
+const SIZES: [string, string, number][] = [
+  ['payments', 'customers', 101],
+  ['issue_tracker', 'users', 51],
+  ['customer_messaging', 'companies', 61],
+  ['crm', 'contacts', 101],
+  ['email_marketing', 'profiles', 101],
+  ['live_chat_support', 'agents', 101],
+  ['team_chat', 'users', 201],
+  ['task_tracker', 'issues', 251],
+  ['applicant_tracking', 'candidates', 501],
+  ['sales_call_intelligence', 'calls', 101],
+];
+
+/** The first credential method of a kind, its required fields filled. */
+function credentialsFor(kind: ConnectorDef): Record<string, string> {
+  const method = kind.credentialMethods[0];
+  return Object.fromEntries(Object.entries(method?.fields ?? {}).filter(([, f]) => f.required).map(([k]) => [k, `test-${k}`]));
+}
+
+async function waitAll(h: Harness, connectorIds: string[], timeoutMs: number): Promise<SyncRunRow[]> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const runs = await h.deps.db.selectFrom('sync_runs').selectAll().where('connector_id', 'in', connectorIds).execute();
+    if (runs.every((r) => !['queued', 'running'].includes(r.status))) return runs;
+    if (Date.now() > deadline) throw new Error(`${runs.filter((r) => ['queued', 'running'].includes(r.status)).length} runs still active`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('sync of every entity of every connector kind', () => {
+  let h: Harness;
+  const connectors = new Map<string, string>();
+  let runs: SyncRunRow[] = [];
+
+  beforeAll(async () => {
+    h = await startHarness({ sandboxSize: 5 });
+    h.sandbox.configure({ nestedSize: 3 });
+    for (const [type, entity, size] of SIZES) h.sandbox.configure({ connectorType: type, entity, size });
+    const token = await h.token();
+    for (const kind of Object.values(catalog)) {
+      const body = { connector_type: kind.key, name: kind.title, credentials: credentialsFor(kind), replication_config: REPLICATION[kind.key] ?? {} };
+      connectors.set(kind.key, (await h.createConnector(token, body)).id);
+    }
+    runs = await waitAll(h, [...connectors.values()], 90_000);
+  });
+  afterAll(async () => h?.close());
+
+  it('creates one connector per kind and runs every replicated entity once; the drive has none', async () => {
+    expect(connectors.size).toBe(17);
+    for (const [type, id] of connectors) {
+      const connector = await findConnector(h.deps.db, id);
+      const expected = connector === null ? [] : replicatedEntities(connector);
+      expect(runs.filter((r) => r.connector_id === id).map((r) => r.entity).sort(), type).toEqual([...expected].sort());
+    }
+    expect(runs.filter((r) => r.connector_id === connectors.get('file_storage_drive'))).toEqual([]);
+    const all = [...connectors.keys()].map((k) => Object.values(catalog[k]?.entities ?? {}).filter((e) => e.actions.includes('search') && e.read !== undefined).length);
+    expect(runs.length).toBe(all.reduce((a, b) => a + b, 0));
+  });
+
+  it('every run succeeded', () => {
+    const failed = runs.filter((r) => r.status !== 'succeeded').map((r) => `${r.entity}: ${r.status} ${JSON.stringify(r.error)}`);
+    expect(failed).toEqual([]);
+  });
+
+  it('stores exactly the sandbox’s live records of every entity, with the partitions the sandbox has', async () => {
+    for (const run of runs) {
+      const type = [...connectors].find(([, id]) => id === run.connector_id)?.[0] ?? '';
+      const truth = h.sandbox.records(type, run.entity, { config: SANDBOX_CONFIG });
+      const key = `${type}.${run.entity}`;
+      expect(truth.count, key).toBeGreaterThan(0);
+      expect(await countLive(h.deps.db, run.connector_id, run.entity), key).toBe(truth.count);
+      expect(run.checkpoint?.partitions?.length, key).toBe(truth.partitions.length);
+    }
+  });
+
+  it('pages where the data exceeds the largest page', () => {
+    for (const [type, entity, size] of SIZES) {
+      const run = runs.find((r) => r.connector_id === connectors.get(type) && r.entity === entity);
+      expect(run?.pages, `${type}.${entity}`).toBeGreaterThanOrEqual(2);
+      expect(Number(run?.inserted), `${type}.${entity}`).toBe(size);
+    }
+  });
+
+  it('a resumed run keeps its partition list even when the parents changed meanwhile', async () => {
+    const { id } = await h.createConnector(await h.token(), { connector_type: 'table_platform', name: 'Tables', credentials: { api_key: 'k' }, replication_config: { entities: ['bases'] } });
+    await waitAll(h, [id], 30_000);
+    await ensureEntityStates(h.deps.db, id, ['tables']);
+    const run = await createRun(h.deps.db, { connectorId: id, entity: 'tables', trigger: 'manual', mode: 'full' });
+    // The worker is told to shut down right after the first partition's page: the run stops at its checkpoint.
+    const shutdown = new AbortController();
+    const stopping: ConnectorRuntime = {
+      execute: async (call, signal) => {
+        const page = await h.deps.runtime.execute(call, signal);
+        if (call.entity === 'tables') shutdown.abort();
+        return page;
+      },
+    };
+    await expect(executeRun({ ...h.deps, runtime: stopping }, run.id, shutdown.signal)).rejects.toThrow(/resumes from its checkpoint/);
+    const paused = await getRun(h.deps.db, run.id);
+    expect(paused?.checkpoint).toMatchObject({ partition: 1, page: null });
+    const before = h.sandbox.partitions('table_platform', 'tables');
+    expect(paused?.checkpoint?.partitions).toEqual(before.map((p) => p.params));
+
+    h.sandbox.mutate('table_platform', 'bases', { create: 1 });
+    expect(h.sandbox.partitions('table_platform', 'tables')).toHaveLength(before.length + 1);
+    expect(await executeRun(h.deps, run.id)).toBe('succeeded');
+    const done = await getRun(h.deps.db, run.id);
+    expect(done?.checkpoint?.partitions).toEqual(paused?.checkpoint?.partitions);
+    const expected = before.reduce((n, p) => n + h.sandbox.dataset('table_platform', 'tables', p.scope).liveCount, 0);
+    expect(await countLive(h.deps.db, id, 'tables')).toBe(expected);
+  });
+});

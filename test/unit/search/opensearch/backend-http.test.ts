@@ -1,0 +1,226 @@
+/**
+ * The OpenSearch backend against a recording HTTP server (fake-http.ts): the requests the real
+ * client sends (bulk NDJSON, versions, routing, index admin, search) and how replies are judged.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AppError } from '../../../../src/errors.js';
+import type { Db } from '../../../../src/store/db.js';
+import type { IndexChange } from '../../../../src/search/backend.js';
+import { compileSearchBody } from '../../../../src/search/opensearch/compile.js';
+import { indexMappings, indexSettings } from '../../../../src/search/opensearch/mapping.js';
+import { OpenSearchBackend } from '../../../../src/search/opensearch/opensearch-backend.js';
+import { customers, parse } from '../fixtures.js';
+import { fakeOpenSearch, ndjsonLines, type FakeOpenSearch } from './fake-http.js';
+
+/** The OpenSearch backend keeps nothing in Postgres: it never touches the handle. */
+const db = undefined as unknown as Db;
+const CONN = 'conn-1';
+const INDEX = 'payments__customers__1';
+
+let os: FakeOpenSearch;
+let sleeps: number[];
+let backend: OpenSearchBackend;
+
+beforeEach(async () => {
+  os = await fakeOpenSearch();
+  sleeps = [];
+  backend = new OpenSearchBackend({ client: os.client, backoffMs: 100, maxRetries: 2, sleep: async (ms) => void sleeps.push(ms) });
+});
+afterEach(() => os.close());
+
+const ok = (op: 'index' | 'delete', status = 201, result = 'created') => ({ [op]: { _index: INDEX, status, result } });
+const bulkReply = (items: object[]) => ({ status: 200, body: { took: 1, errors: items.some((i) => Object.values(i)[0].status >= 300), items } });
+const aliasReply = { status: 200, body: { [INDEX]: { aliases: { payments__customers: {} } } } };
+
+/** ensureIndex against an existing alias: GET alias, then PUT mapping (once per process). */
+async function ensureExisting(): Promise<void> {
+  os.replies.push(aliasReply, { status: 200, body: { acknowledged: true } });
+  expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
+  os.requests.length = 0;
+}
+
+const change = (recordId: string, version: string, doc: Record<string, unknown> | null): IndexChange => ({ recordId, version, doc });
+
+describe('apply', () => {
+  it('upserts then deletes, in separate bulk requests, external versions verbatim, routed by connector', async () => {
+    await ensureExisting();
+    os.replies.push(bulkReply([ok('index')]), bulkReply([ok('delete', 200, 'deleted')]));
+    await backend.apply(db, INDEX, CONN, [
+      change('cus_1', '5', { name: 'Old' }),
+      change('cus_2', '6', null),
+      change('cus_1', '9007199254740993', { name: 'Ann', age: 3 }),
+    ]);
+    expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /_bulk', 'POST /_bulk']);
+    const [upserts, deletes] = os.requests;
+    // The version is a bigint beyond 2^53: written as digits, never through a JS number.
+    expect(upserts?.body.split('\n')[0]).toBe(
+      '{"index":{"_index":"payments__customers__1","_id":"conn-1:cus_1","routing":"conn-1","version":9007199254740993,"version_type":"external"}}',
+    );
+    const [, source] = ndjsonLines(upserts?.body ?? '') as [unknown, Record<string, any>];
+    expect(source.name).toBe('Ann');
+    expect(source.age).toBe(3);
+    expect(source.sx).toMatchObject({ c: CONN, id: 'cus_1', v: '9007199254740993', f: { name: { s: ['Ann'] }, age: { n: [3] } } });
+    expect(ndjsonLines(deletes?.body ?? '')).toEqual([
+      { delete: { _index: INDEX, _id: 'conn-1:cus_2', routing: CONN, version: 6, version_type: 'external' } },
+    ]);
+    expect(upserts?.query).toEqual({});
+  });
+
+  it('keeps only the newest change of a record: a later tombstone wins over an earlier upsert', async () => {
+    await ensureExisting();
+    os.replies.push(bulkReply([ok('delete', 200, 'deleted')]));
+    await backend.apply(db, INDEX, CONN, [change('a', '1', { name: 'x' }), change('a', '2', null)]);
+    expect(os.requests).toHaveLength(1);
+    expect(ndjsonLines(os.requests[0]?.body ?? '')).toEqual([{ delete: { _index: INDEX, _id: 'conn-1:a', routing: CONN, version: 2, version_type: 'external' } }]);
+  });
+
+  it('version conflicts (a newer version is there) and deletes of absent documents are fine', async () => {
+    await ensureExisting();
+    os.replies.push(
+      bulkReply([{ index: { status: 409, error: { type: 'version_conflict_engine_exception', reason: 'current version [9] is higher' } } }]),
+      bulkReply([{ delete: { status: 404, result: 'not_found' } }]),
+    );
+    await expect(backend.apply(db, INDEX, CONN, [change('a', '3', { name: 'x' }), change('b', '4', null)])).resolves.toBeUndefined();
+  });
+
+  it('retries only the items refused with 429, after a backoff', async () => {
+    await ensureExisting();
+    os.replies.push(
+      bulkReply([ok('index'), { index: { status: 429, error: { type: 'es_rejected_execution_exception', reason: 'queue full' } } }]),
+      bulkReply([ok('index')]),
+    );
+    await backend.apply(db, INDEX, CONN, [change('a', '1', { name: 'x' }), change('b', '2', { name: 'y' })]);
+    expect(os.requests).toHaveLength(2);
+    expect((ndjsonLines(os.requests[1]?.body ?? '')[0] as any).index._id).toBe('conn-1:b');
+    expect(sleeps).toHaveLength(1);
+    expect(sleeps[0]).toBeGreaterThanOrEqual(50);
+    expect(sleeps[0]).toBeLessThanOrEqual(100);
+  });
+
+  it('retries a request refused with HTTP 429, then gives up with a retryable rate_limited error', async () => {
+    await ensureExisting();
+    const busy = { status: 429, body: { error: { type: 'circuit_breaking_exception', reason: 'too many requests' }, status: 429 } };
+    os.replies.push(busy, busy, busy);
+    const err = await backend.apply(db, INDEX, CONN, [change('a', '1', { name: 'x' })]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AppError);
+    expect(err).toMatchObject({ code: 'rate_limited', retryable: true });
+    expect(os.requests).toHaveLength(3);
+    expect(sleeps).toHaveLength(2);
+    expect(sleeps[1] as number).toBeGreaterThanOrEqual(100); // doubled
+  });
+
+  it('a rejected document fails the batch without retry; a 5xx item fails it retryably', async () => {
+    await ensureExisting();
+    os.replies.push(bulkReply([{ index: { status: 400, error: { type: 'mapper_parsing_exception', reason: 'failed to parse' } } }]));
+    const bad = await backend.apply(db, INDEX, CONN, [change('cus_7', '1', { name: 'x' })]).catch((e: unknown) => e);
+    expect(bad).toMatchObject({ code: 'internal', retryable: false, upstreamStatus: 400 });
+    expect((bad as Error).message).toContain('"cus_7"');
+    expect((bad as Error).message).toContain('mapper_parsing_exception');
+    os.replies.push(bulkReply([{ delete: { status: 503, error: { type: 'unavailable_shards_exception', reason: 'primary shard is not active' } } }]));
+    const down = await backend.apply(db, INDEX, CONN, [change('cus_8', '2', null)]).catch((e: unknown) => e);
+    expect(down).toMatchObject({ code: 'unavailable', retryable: true, upstreamStatus: 503 });
+  });
+
+  it('knows the target of a catalog index it has not ensured from the index name', async () => {
+    os.replies.push(bulkReply([ok('index')]));
+    await backend.apply(db, INDEX, CONN, [change('cus_1', '1', { email: 'a@b.c', balance: 5 })]);
+    const [, source] = ndjsonLines(os.requests[0]?.body ?? '') as [unknown, Record<string, any>];
+    expect(source.sx.f).toEqual({ email: expect.objectContaining({ s: ['a@b.c'] }), balance: { p: true, n: [5], o: expect.any(String) } });
+    await expect(backend.apply(db, 'elsewhere', CONN, [change('x', '1', {})])).rejects.toMatchObject({ code: 'internal' });
+  });
+});
+
+describe('index administration', () => {
+  it('ensureIndex creates generation 1 with settings and mappings, then points the alias at it', async () => {
+    os.replies.push({ status: 404, body: { error: 'alias [payments__customers] missing', status: 404 } }, { status: 200, body: { acknowledged: true } }, { status: 200, body: { acknowledged: true } });
+    expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
+    expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /_alias/payments__customers', `PUT /${INDEX}`, 'POST /_aliases']);
+    expect(JSON.parse(os.requests[1]?.body ?? '')).toEqual({ settings: indexSettings(customers), mappings: indexMappings(customers) });
+    expect(JSON.parse(os.requests[2]?.body ?? '')).toEqual({ actions: [{ add: { index: INDEX, alias: 'payments__customers' } }] });
+  });
+
+  it('a concurrent creator winning the race is fine', async () => {
+    os.replies.push(
+      { status: 404, body: { error: 'alias missing', status: 404 } },
+      { status: 400, body: { error: { type: 'resource_already_exists_exception', reason: 'index exists' }, status: 400 } },
+      { status: 200, body: { acknowledged: true } },
+    );
+    expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
+  });
+
+  it('an existing alias: its index, with the mapping brought up to date once per process', async () => {
+    os.replies.push(aliasReply, { status: 200, body: { acknowledged: true } }, aliasReply);
+    expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
+    expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
+    expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /_alias/payments__customers', `POST /${INDEX}/_mapping`, 'GET /_alias/payments__customers']);
+    expect(JSON.parse(os.requests[1]?.body ?? '')).toEqual({ properties: (indexMappings(customers) as any).properties });
+    os.replies.push({ status: 404, body: { error: 'alias missing', status: 404 } });
+    expect(await backend.liveIndex(db, customers)).toBeNull();
+  });
+
+  it('reindex: next generation, the caller ships into it, then one atomic alias swap', async () => {
+    os.replies.push(
+      aliasReply,
+      { status: 200, body: { [INDEX]: {}, 'payments__customers__2': {} } },
+      { status: 200, body: { acknowledged: true } },
+      { status: 200, body: { acknowledged: true } },
+    );
+    const shipped: string[] = [];
+    const next = await backend.reindex(customers, async (index) => void shipped.push(index));
+    expect(next).toBe('payments__customers__3');
+    expect(shipped).toEqual(['payments__customers__3']);
+    expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /_alias/payments__customers',
+      'GET /payments__customers__*',
+      'PUT /payments__customers__3',
+      'POST /_aliases',
+    ]);
+    expect(JSON.parse(os.requests[3]?.body ?? '')).toEqual({
+      actions: [{ remove: { index: INDEX, alias: 'payments__customers' } }, { add: { index: 'payments__customers__3', alias: 'payments__customers' } }],
+    });
+  });
+});
+
+describe('search', () => {
+  const query = parse({ query: { filter: { keyword: { name: 'ann' } }, sort: [{ age: 'desc' }] }, limit: 2 });
+  const req = { target: customers, connectorId: CONN, query, after: null, size: 3 };
+
+  it('sends the compiled body to the alias with the connector routing; maps hits with reference sort values', async () => {
+    os.replies.push({
+      status: 200,
+      body: {
+        took: 1,
+        hits: {
+          hits: [
+            { _id: 'conn-1:b', _score: 2, _source: { name: 'Ann Ann', age: 40 }, fields: { 'sx.id': ['b'] }, sort: ['x', 'b'] },
+            { _id: 'conn-1:a', _score: 1, _source: { name: 'ann' }, fields: { 'sx.id': ['a'] }, sort: ['0', 'a'] },
+          ],
+        },
+      },
+    });
+    const hits = await backend.search(db, req);
+    expect(os.requests[0]?.path).toBe('/payments__customers/_search');
+    expect(os.requests[0]?.query).toEqual({ routing: CONN });
+    expect(JSON.parse(os.requests[0]?.body ?? '')).toEqual(compileSearchBody(customers, req).body);
+    expect(hits).toEqual([
+      { id: 'b', score: 2, doc: { name: 'Ann Ann', age: 40 }, sortValues: [40, 'b'] },
+      { id: 'a', score: 1, doc: { name: 'ann' }, sortValues: [null, 'a'] },
+    ]);
+  });
+
+  it('no index yet: no hits', async () => {
+    os.replies.push({ status: 404, body: { error: { type: 'index_not_found_exception', reason: 'no such index' }, status: 404 } });
+    expect(await backend.search(db, req)).toEqual([]);
+  });
+
+  it('an unscored query reports score 1 for every hit', async () => {
+    os.replies.push({ status: 200, body: { hits: { hits: [{ _score: null, _source: {}, fields: { 'sx.id': ['z'] } }] } } });
+    const plain = parse({ query: { filter: { eq: { name: 'x' } } } });
+    expect(await backend.search(db, { ...req, query: plain })).toEqual([{ id: 'z', score: 1, doc: {}, sortValues: ['z'] }]);
+  });
+
+  it('a cluster failure is a retryable unavailable error', async () => {
+    os.replies.push({ status: 503, body: { error: { type: 'search_phase_execution_exception', reason: 'all shards failed' }, status: 503 } });
+    await expect(backend.search(db, req)).rejects.toMatchObject({ code: 'unavailable', retryable: true });
+  });
+});
