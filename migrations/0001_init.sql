@@ -57,6 +57,9 @@ create table records (
   deleted_at     timestamptz,
   primary key (connector_id, entity, record_id)
 );
+-- Rows are ~1-4 KB with the shadow: keep them inline and uncompressed instead of paying TOAST
+-- compression on every page write (measured: about 3x slower upserts at the default target).
+alter table records set (toast_tuple_target = 8160);
 create index records_version_idx on records (connector_id, entity, version);
 
 create table entity_state (

@@ -20,8 +20,8 @@ export interface BulkOp {
 const MAX_LONG = 2n ** 63n - 1n;
 
 function checkVersion(version: string): string {
-  if (!/^\d{1,19}$/.test(version) || BigInt(version) > MAX_LONG || BigInt(version) === 0n) {
-    throw new AppError('internal', `record version "${version}" is not a positive 64-bit integer`);
+  if (!/^\d{1,19}$/.test(version) || BigInt(version) > MAX_LONG) {
+    throw new AppError('internal', `record version "${version}" is not a non-negative 64-bit integer`);
   }
   return version;
 }

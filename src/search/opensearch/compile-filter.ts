@@ -13,7 +13,7 @@
 import { AppError } from '../../errors.js';
 import type { CompareOp, FieldPath, FilterNode, Scalar } from '../dsl/ast.js';
 import { likeQuery, textQuery } from './compile-text.js';
-import { ANY_DEPTH, entriesPath, entryKey, isFlatType, ROOT, slotKey } from './names.js';
+import { ANY_DEPTH, entriesPath, entryKey, isFlatType, ROOT, slotPrefix } from './names.js';
 import { bool, MATCH_NONE, nested, range, scoreZero, term, terms, type Compiled, type Query } from './query-dsl.js';
 
 /** Where paths resolve. */
@@ -39,7 +39,7 @@ const unscored = (query: Query): Compiled => ({ query, scored: false });
 
 export function slotRef(scope: Scope, path: FieldPath): SlotRef {
   if (scope.level === 0 && path.sub.length === 0 && isFlatType(path.type)) {
-    return { prefix: `${ROOT}.f.${slotKey(path.field)}`, keyTerm: null };
+    return { prefix: slotPrefix(path.field), keyTerm: null };
   }
   return { prefix: scope.entries, keyTerm: term(`${scope.entries}.k`, entryKey([path.field, ...path.sub])) };
 }
@@ -76,7 +76,9 @@ function eqNode(ref: SlotRef, v: Scalar): Compiled {
 function inNode(ref: SlotRef, values: readonly Scalar[]): Compiled {
   const byField = new Map<string, (string | number | boolean)[]>();
   for (const v of values) {
-    if (v !== null) byField.set(valueField(ref.prefix, v), [...(byField.get(valueField(ref.prefix, v)) ?? []), v]);
+    if (v === null) continue;
+    const field = valueField(ref.prefix, v);
+    byField.set(field, [...(byField.get(field) ?? []), v]);
   }
   const parts: Query[] = [];
   const typed = [...byField].map(([field, vs]) => terms(field, vs));

@@ -27,6 +27,20 @@ export function toAppError(e: unknown, what: string): AppError {
   return new AppError('internal', `OpenSearch rejected ${what} (${status}${type === null ? '' : ` ${type}`}): ${detail}`, { upstreamStatus: status, cause: e });
 }
 
+/** Lucene limits a valid query can still hit: the caller's query is too big, not the cluster broken. */
+const QUERY_LIMITS = ['too_complex_to_determinize_exception', 'too_many_nested_clauses', 'too_many_clauses'];
+
+/** A failed search as an AppError: query-size limits are `invalid_query`, the rest as toAppError. */
+export function searchError(e: unknown): AppError {
+  const body = JSON.stringify((e as { meta?: { body?: unknown } }).meta?.body ?? null);
+  const limit = QUERY_LIMITS.find((type) => body.includes(`"${type}"`));
+  if (limit !== undefined) {
+    const hint = limit.startsWith('too_complex') ? 'a like pattern with many wildcards' : 'a filter with many operators';
+    return new AppError('invalid_query', `the query exceeds a limit of the OpenSearch index (${limit}); simplify ${hint}`, { cause: e });
+  }
+  return toAppError(e, 'a search');
+}
+
 /** The concrete index an alias points to, or null when the alias does not exist. */
 export async function resolveAlias(client: Client, alias: string): Promise<string | null> {
   try {

@@ -59,9 +59,9 @@ export function slotKey(field: string): string {
   return encodeURIComponent(field).replace(/\./g, '%2E').replace(/\*/g, '%2A');
 }
 
-/** Full name of a flat slot subfield, e.g. `sx.f.email.s`. */
-export function slotField(field: string, sub: string): string {
-  return `${ROOT}.f.${slotKey(field)}.${sub}`;
+/** The flat slot of a field, e.g. `sx.f.email` (its subfields are `sx.f.email.s`, ...). */
+export function slotPrefix(field: string): string {
+  return `${ROOT}.f.${slotKey(field)}`;
 }
 
 /** The `k` of an entry: its path segments as JSON (unambiguous whatever the keys contain). */

@@ -19,7 +19,7 @@ import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
 import { deleteOps, judgeItems, latestChanges, ndjson, upsertOps, type BulkItem, type BulkOp } from './bulk.js';
 import { compileSearchBody, ID_FIELD } from './compile.js';
-import { createIndex, highestGeneration, putMapping, resolveAlias, responseOf, swapAlias, toAppError } from './indices.js';
+import { createIndex, highestGeneration, putMapping, resolveAlias, responseOf, searchError, swapAlias, toAppError } from './indices.js';
 import { DEFAULT_LAYOUT, type IndexLayout } from './mapping.js';
 import { aliasName, versionedIndexName } from './names.js';
 import { searchTarget } from '../target.js';
@@ -48,6 +48,7 @@ interface RawHit {
 
 export class OpenSearchBackend implements SearchBackend {
   readonly kind = 'opensearch' as const;
+  /** Changes must be shipped here: the index is a copy, not the store. */
   readonly shipsChanges = true;
   private readonly client: Client;
   private readonly prefix: string;
@@ -104,7 +105,7 @@ export class OpenSearchBackend implements SearchBackend {
     try {
       res = await this.client.search({ index: this.aliasOf(req.target), routing, body: body as never }, { ignore: [404] });
     } catch (e) {
-      throw toAppError(e, 'a search');
+      throw searchError(e);
     }
     if (res.statusCode === 404) return []; // nothing shipped yet: no index behind the alias
     const hits = (res.body.hits?.hits ?? []) as RawHit[];

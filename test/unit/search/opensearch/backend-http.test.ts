@@ -121,6 +121,13 @@ describe('apply', () => {
     expect(down).toMatchObject({ code: 'unavailable', retryable: true, upstreamStatus: 503 });
   });
 
+  it('refuses a version that is not a 64-bit integer before sending anything', async () => {
+    await ensureExisting();
+    await expect(backend.apply(db, INDEX, CONN, [change('a', '9223372036854775808', { name: 'x' })])).rejects.toMatchObject({ code: 'internal' });
+    await expect(backend.apply(db, INDEX, CONN, [change('a', '1e3', null)])).rejects.toMatchObject({ code: 'internal' });
+    expect(os.requests).toHaveLength(0);
+  });
+
   it('knows the target of a catalog index it has not ensured from the index name', async () => {
     os.replies.push(bulkReply([ok('index')]));
     await backend.apply(db, INDEX, CONN, [change('cus_1', '1', { email: 'a@b.c', balance: 5 })]);
@@ -217,6 +224,14 @@ describe('search', () => {
     os.replies.push({ status: 200, body: { hits: { hits: [{ _score: null, _source: {}, fields: { 'sx.id': ['z'] } }] } } });
     const plain = parse({ query: { filter: { eq: { name: 'x' } } } });
     expect(await backend.search(db, { ...req, query: plain })).toEqual([{ id: 'z', score: 1, doc: {}, sortValues: ['z'] }]);
+  });
+
+  it('a query beyond a Lucene limit (wildcard automaton, clause count) is invalid_query, not a server fault', async () => {
+    os.replies.push({
+      status: 400,
+      body: { error: { type: 'search_phase_execution_exception', root_cause: [{ type: 'too_complex_to_determinize_exception', reason: 'too many states' }] }, status: 400 },
+    });
+    await expect(backend.search(db, req)).rejects.toMatchObject({ code: 'invalid_query', retryable: false });
   });
 
   it('a cluster failure is a retryable unavailable error', async () => {

@@ -1,8 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../../../src/errors.js';
 import type { SearchTarget } from '../../../../src/search/dsl/ast.js';
 import { entryMapping, indexMappings, indexSettings } from '../../../../src/search/opensearch/mapping.js';
 import { ANY_DEPTH, aliasName, documentId, slotKey, versionedIndexName } from '../../../../src/search/opensearch/names.js';
+import { indexDocument } from '../../../../src/search/opensearch/derive.js';
+import { dataset } from '../../../conformance/arbitraries.js';
 import { customers } from '../fixtures.js';
 
 /** One field of every catalog type. */
@@ -110,5 +113,45 @@ describe('names', () => {
     expect(long).toMatch(/^c1:sha256:[0-9a-f]{64}$/);
     expect(Buffer.byteLength(documentId('c1', 'é'.repeat(250)))).toBeLessThanOrEqual(512);
     expect(documentId('c1', 'é'.repeat(250))).toBe(`c1:${'é'.repeat(250)}`);
+  });
+});
+
+/** Throws when `value` has a field the (strict) mapping does not declare, or of another type. */
+function fits(value: unknown, mapping: any, path: string): void {
+  const props = mapping.properties as Record<string, any> | undefined;
+  if (props === undefined) throw new Error(`${path}: object where the mapping has a leaf`);
+  for (const [key, v] of Object.entries(value as Record<string, unknown>)) {
+    const m = props[key];
+    if (m === undefined) throw new Error(`${path}.${key}: not in the mapping`);
+    const values = Array.isArray(v) ? v : [v];
+    for (const item of values) {
+      if (m.type === 'nested' || m.type === undefined) fits(item, m, `${path}.${key}`);
+      else if (!leafFits(m.type, item)) throw new Error(`${path}.${key}: ${JSON.stringify(item)} is not a ${m.type}`);
+    }
+  }
+}
+
+function leafFits(type: string, v: unknown): boolean {
+  if (type === 'keyword') return typeof v === 'string' && Buffer.byteLength(v) <= 32766;
+  if (type === 'double') return typeof v === 'number' && Number.isFinite(v);
+  if (type === 'boolean') return typeof v === 'boolean';
+  if (type === 'integer') return Number.isInteger(v);
+  if (type === 'long') return typeof v === 'string' && /^\d+$/.test(v);
+  return false;
+}
+
+describe('derived documents fit the strict mapping', () => {
+  it('for random records of every shape, down to and beyond the mapped element depth', () => {
+    const mapping = indexMappings(customers) as any;
+    const deep = (n: number): unknown => (n === 0 ? { sku: 'x', tags: ['a b', 'c'] } : { level: n, items: [deep(n - 1), 'stray'], meta: { at: n } });
+    fc.assert(
+      fc.property(dataset, (recs) => {
+        for (const r of [...recs, { id: 'deep', doc: { orders: [deep(ANY_DEPTH + 2)], address: { x: [deep(2)] } } }]) {
+          const doc = indexDocument(customers, 'conn', r.id, '42', r.doc);
+          fits({ sx: doc.sx }, mapping, '');
+        }
+      }),
+      { numRuns: 200, seed: 11 },
+    );
   });
 });
