@@ -11,7 +11,9 @@ import { HttpConnectorRuntime, type ConnectorRuntime } from '../connectors/runti
 import { AppError } from '../errors.js';
 import { createLogger, type Logger } from '../logger.js';
 import type { SearchBackend } from '../search/backend.js';
+import { OpenSearchBackend } from '../search/opensearch/opensearch-backend.js';
 import { PostgresSearchBackend } from '../search/postgres/postgres-backend.js';
+import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
 import { ephemeralKeyring, parseKeyring, type Keyring } from '../store/crypto.js';
 import { createDb, type DB } from '../store/db.js';
 import { SYNC_QUEUE, type SyncJob } from '../worker/jobs.js';
@@ -48,7 +50,8 @@ function need<T>(value: T | undefined, name: string, hint: string): T {
 
 function searchBackend(config: Config): SearchBackend {
   if (config.searchBackend === 'opensearch') {
-    throw new AppError('config_invalid', 'SEARCH_BACKEND=opensearch is not available in this build yet; use the postgres backend', { path: 'SEARCH_BACKEND' });
+    const node = need(config.opensearchUrl, 'OPENSEARCH_URL', 'the OpenSearch cluster, e.g. http://localhost:9200');
+    return new OpenSearchBackend({ client: new OpenSearchClient({ node }) });
   }
   return new PostgresSearchBackend();
 }

@@ -41,6 +41,8 @@ export interface SearchBackend {
   /** Applies changes in version order; an older version never overwrites a newer one. */
   apply(db: Db, indexName: string, connectorId: string, changes: readonly IndexChange[]): Promise<void>;
   search(db: Db, req: BackendSearch): Promise<BackendHit[]>;
+  /** Throws when the index engine cannot be reached (for /readyz). */
+  ping(db: Db): Promise<void>;
   /** Names of the live index (alias target) of a (connector type, entity), or null. */
   liveIndex(db: Db, target: SearchTarget): Promise<string | null>;
 }

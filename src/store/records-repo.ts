@@ -65,13 +65,20 @@ export async function markSeen(db: Db, runId: string, ids: readonly string[]): P
     on conflict do nothing`.execute(db);
 }
 
-/** Tombstones live records a completed full run did not see; returns how many. */
+/**
+ * Tombstones live records a completed full run did not see; returns how many. Written as an
+ * EXCEPT so the plan stays a hash/sort set difference even on fresh, unanalyzed tables (a
+ * correlated NOT EXISTS was planned as a nested loop there: quadratic in the entity's size).
+ */
 export async function tombstoneUnseen(db: Db, connectorId: string, entity: string, runId: string): Promise<number> {
   const result = await sql`
     update records r
        set deleted_at = now(), version = nextval('record_version_seq'), updated_at = now()
-     where r.connector_id = ${connectorId}::uuid and r.entity = ${entity} and r.deleted_at is null
-       and not exists (select 1 from sync_run_seen s where s.run_id = ${runId}::bigint and s.record_id = r.record_id)`.execute(db);
+      from (select record_id from records
+             where connector_id = ${connectorId}::uuid and entity = ${entity} and deleted_at is null
+            except
+            select record_id from sync_run_seen where run_id = ${runId}::bigint) gone
+     where r.connector_id = ${connectorId}::uuid and r.entity = ${entity} and r.record_id = gone.record_id`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
 

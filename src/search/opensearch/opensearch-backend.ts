@@ -66,6 +66,10 @@ export class OpenSearchBackend implements SearchBackend {
     this.opts = opts;
   }
 
+  async ping(): Promise<void> {
+    await this.client.cluster.health({ timeout: '2s' });
+  }
+
   /** The alias searches use. */
   aliasOf(target: SearchTarget): string {
     return aliasName(target, this.prefix);

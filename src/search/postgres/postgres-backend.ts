@@ -42,6 +42,10 @@ export class PostgresSearchBackend implements SearchBackend {
     return 'records';
   }
 
+  async ping(db: Db): Promise<void> {
+    await sql`select 1 from records limit 1`.execute(db);
+  }
+
   async liveIndex(): Promise<string> {
     return 'records';
   }
