@@ -10,7 +10,7 @@ import { catalog } from '../src/connectors/catalog/index.js';
 const pg = await providePostgres(undefined);
 const { db } = createDb(pg.url, 2);
 await migrateToLatest(db);
-if (process.argv[2]) await (await import('kysely')).sql.raw(process.argv[2]).execute(db);
+if (process.argv[2]) { await (await import("kysely")).sql.raw(process.argv[2]).execute(db); await (await import("kysely")).sql.raw("select pg_reload_conf()").execute(db); }
 const sb = new Sandbox({ defaultSize: 20000 });
 const ds = sb.dataset('payments', 'customers');
 let t = performance.now();

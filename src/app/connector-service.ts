@@ -11,6 +11,7 @@ import { sealJson } from '../store/crypto.js';
 import { ensureEntityStates, listEntityStates } from '../store/entity-state-repo.js';
 import type { Principal } from '../store/tokens-repo.js';
 import { requestSync } from '../worker/request-sync.js';
+import { upsertSchedule } from '../worker/schedules.js';
 import type { Deps } from './deps.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -88,6 +89,7 @@ export async function createConnector(deps: Deps, principal: Principal, input: C
   for (const entity of replicatedEntities(connector)) {
     await requestSync(deps, connector, { entity, trigger: 'schedule', mode: 'full' });
   }
+  await upsertSchedule(deps.scheduleQueue, connector);
   deps.logger.info({ connector: connector.id, connectorType: connector.connectorType }, 'connector created');
   return viewConnector(deps, connector);
 }

@@ -18,6 +18,7 @@ import { ephemeralKeyring, parseKeyring, type Keyring } from '../store/crypto.js
 import { createDb, type DB } from '../store/db.js';
 import { SYNC_QUEUE, type SyncJob } from '../worker/jobs.js';
 import { createQueueFactory, type QueueFactory } from '../worker/queue-factory.js';
+import { SCHEDULE_QUEUE, type ScheduleJob } from '../worker/schedules.js';
 
 /** Everything the app's modules need, built once per process. */
 export interface Deps {
@@ -28,6 +29,7 @@ export interface Deps {
   readonly backend: SearchBackend;
   readonly queues: QueueFactory;
   readonly syncQueue: Queue<SyncJob>;
+  readonly scheduleQueue: Queue<ScheduleJob>;
   readonly runtime: ConnectorRuntime;
   readonly keyring: Keyring;
   readonly cursorSecret: string;
@@ -66,6 +68,7 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
   const queueUrl = config.queueBackend === 'redis' ? need(config.redisUrl, 'REDIS_URL', 'or set QUEUE_BACKEND=postgres') : databaseUrl;
   const queues = createQueueFactory({ kind: config.queueBackend, url: queueUrl });
   const syncQueue = queues.queue<SyncJob>(SYNC_QUEUE);
+  const scheduleQueue = queues.queue<ScheduleJob>(SCHEDULE_QUEUE);
   const runtime = new HttpConnectorRuntime({ baseUrl: runtimeUrl, token: config.runtimeToken, timeoutMs: config.runtimeTimeoutMs });
   return {
     config,
@@ -75,11 +78,13 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
     backend: searchBackend(config),
     queues,
     syncQueue,
+    scheduleQueue,
     runtime,
     keyring,
     cursorSecret,
     close: async () => {
       await syncQueue.close().catch(() => undefined);
+      await scheduleQueue.close().catch(() => undefined);
       await db.destroy();
     },
   };

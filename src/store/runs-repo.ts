@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
-import type { Db } from './db.js';
+import type { Kysely } from 'kysely';
+import type { DB, Db } from './db.js';
 import type { RunCheckpoint, RunError, RunMode, RunStatus, RunTrigger, SyncRunRow } from './schema.js';
 
 /** Counter increments of one page. */
@@ -61,6 +62,33 @@ export async function startRun(db: Db, id: string): Promise<SyncRunRow | null> {
     .returningAll()
     .executeTakeFirst();
   return row ?? null;
+}
+
+/** Outcome of claiming a run for execution. */
+export type Claim = { readonly kind: 'started'; readonly run: SyncRunRow } | { readonly kind: 'throttled' } | { readonly kind: 'inactive' };
+
+/**
+ * Starts a run unless its connector already has `maxPerConnector` live runs (a run whose
+ * heartbeat is older than `staleSec` belongs to a dead worker and does not count). The check
+ * and the start share a per-connector lock, so two workers cannot both take the last slot.
+ */
+export async function claimRun(db: Kysely<DB>, id: string, maxPerConnector: number, staleSec: number): Promise<Claim> {
+  return db.transaction().execute(async (tx) => {
+    const run = await getRun(tx, id);
+    if (run === null || (run.status !== 'queued' && run.status !== 'running')) return { kind: 'inactive' } as const;
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`connector-runs/${run.connector_id}`}, 0))`.execute(tx);
+    const busy = await tx
+      .selectFrom('sync_runs')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('connector_id', '=', run.connector_id)
+      .where('status', '=', 'running')
+      .where('id', '<>', id)
+      .where('heartbeat_at', '>', sql<Date>`now() - make_interval(secs => ${staleSec})`)
+      .executeTakeFirstOrThrow();
+    if (Number(busy.n) >= maxPerConnector) return { kind: 'throttled' } as const;
+    const started = await startRun(tx, id);
+    return started === null ? ({ kind: 'inactive' } as const) : ({ kind: 'started', run: started } as const);
+  });
 }
 
 /**

@@ -21,6 +21,7 @@ import {
   type Partition,
 } from '../connectors/planner.js';
 import type { ConnectorRuntime } from '../connectors/runtime-client.js';
+import pLimit from 'p-limit';
 import { AppError } from '../errors.js';
 import { fetchPage, type RetryPolicy } from './fetch-page.js';
 
@@ -58,18 +59,29 @@ export async function* readPartition(rc: ReadContext, entity: EntityDef, partiti
   }
 }
 
+/** Parent partitions read at once per dimension: bounded so a run never floods the third party. */
+export const PARENT_READ_CONCURRENCY = 4;
+
 async function readParentValues(rc: ReadContext, dim: ParentDim, memo: Memo, depth: number): Promise<ParentValue[]> {
   const parent = getEntityDef(rc.connector, dim.entity);
-  const out: ParentValue[] = [];
-  for (const partition of await partitionsOf(rc, parent, memo, depth + 1)) {
-    for await (const records of readPartition(rc, parent, partition)) {
-      for (const r of records) {
-        const value = parentValueOf(dim, parent, r);
-        if (value !== null) out.push({ value, partition });
-      }
-    }
-  }
-  return out;
+  const limit = pLimit(PARENT_READ_CONCURRENCY);
+  const partitions = await partitionsOf(rc, parent, memo, depth + 1);
+  // Promise.all keeps partition order, so the planned partition list stays deterministic.
+  const perPartition = await Promise.all(
+    partitions.map((partition) =>
+      limit(async () => {
+        const out: ParentValue[] = [];
+        for await (const records of readPartition(rc, parent, partition)) {
+          for (const r of records) {
+            const value = parentValueOf(dim, parent, r);
+            if (value !== null) out.push({ value, partition });
+          }
+        }
+        return out;
+      }),
+    ),
+  );
+  return perPartition.flat();
 }
 
 function memoized<T extends Partition[] | ParentValue[]>(memo: Memo, key: string, make: () => Promise<T>): Promise<T> {

@@ -23,6 +23,8 @@ export interface SyncRequest {
   readonly mode?: RunMode | 'auto';
   readonly replayOf?: string;
   readonly checkpoint?: RunCheckpoint | null;
+  /** Runs after the run row exists and before its job is queued (e.g. to seed its seen-set). */
+  readonly beforeEnqueue?: ((db: Kysely<DB>, runId: string) => Promise<void>) | undefined;
 }
 
 async function resolveMode(db: Kysely<DB>, connector: Connector, req: SyncRequest): Promise<RunMode> {
@@ -45,6 +47,7 @@ export async function requestSync(deps: EnqueueDeps, connector: Connector, req: 
   await ensureEntityStates(deps.db, connector.id, [req.entity]);
   const run = await createRun(deps.db, { connectorId: connector.id, entity: req.entity, trigger: req.trigger, mode, replayOf: req.replayOf ?? null, checkpoint: req.checkpoint ?? null });
   const jobId = syncJobId(run.id);
+  if (req.beforeEnqueue !== undefined) await req.beforeEnqueue(deps.db, run.id);
   try {
     await deps.syncQueue.add('sync', { runId: run.id }, { jobId, ...SYNC_RETRY, removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000 } });
   } catch (e) {

@@ -2,29 +2,36 @@
 import type { Worker } from 'bullmq';
 import type { Deps } from '../app/deps.js';
 import { SYNC_QUEUE, type SyncJob } from './jobs.js';
+import { scheduleProcessor } from './schedule-processor.js';
+import { SCHEDULE_QUEUE, type ScheduleJob } from './schedules.js';
 import { syncProcessor } from './sync-processor.js';
 
-/** A running worker. */
+/** A running worker: sync jobs plus the schedule ticks. */
 export interface RunningWorker {
   readonly worker: Worker<SyncJob>;
+  readonly scheduler: Worker<ScheduleJob>;
   close(): Promise<void>;
 }
 
-export function startWorker(deps: Deps, opts: { concurrency?: number } = {}): RunningWorker {
+/** `lockMs`: how long a dead worker's job stays locked before another worker resumes it. */
+export function startWorker(deps: Deps, opts: { concurrency?: number; lockMs?: number } = {}): RunningWorker {
   const shutdown = new AbortController();
   const worker = deps.queues.worker<SyncJob>(SYNC_QUEUE, syncProcessor(deps, shutdown.signal), {
     concurrency: opts.concurrency ?? deps.config.workerConcurrency,
     // A job whose worker died is picked up again once its lock lapses.
-    lockDuration: 60_000,
-    stalledInterval: 30_000,
+    lockDuration: opts.lockMs ?? 60_000,
+    stalledInterval: opts.lockMs ?? 30_000,
     maxStalledCount: 100,
   });
   worker.on('error', (e) => deps.logger.error({ err: { message: e.message } }, 'worker error'));
+  const scheduler = deps.queues.worker<ScheduleJob>(SCHEDULE_QUEUE, scheduleProcessor(deps), { concurrency: 2 });
+  scheduler.on('error', (e) => deps.logger.error({ err: { message: e.message } }, 'schedule worker error'));
   return {
     worker,
+    scheduler,
     close: async () => {
       shutdown.abort();
-      await worker.close();
+      await Promise.all([worker.close(), scheduler.close()]);
     },
   };
 }

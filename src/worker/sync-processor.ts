@@ -1,5 +1,8 @@
 /** The BullMQ processor of sync jobs: runs the run, and decides between retry and failure. */
-import { UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+
+/** How long a throttled run waits before trying to start again. */
+export const THROTTLE_DELAY_MS = 2_000;
 import { isAppError } from '../errors.js';
 import { getRun } from '../store/runs-repo.js';
 import { syncJobSchema, type SyncJob } from './jobs.js';
@@ -7,12 +10,19 @@ import { executeRun, failRun, type SyncDeps } from './sync-runner.js';
 
 /** Builds the processor; `signal` aborts between pages on shutdown (the run resumes elsewhere). */
 export function syncProcessor(deps: SyncDeps, signal?: AbortSignal) {
-  return async (job: Job<SyncJob>): Promise<string> => {
+  return async (job: Job<SyncJob>, token?: string): Promise<string> => {
     const { runId } = syncJobSchema.parse(job.data);
     const log = deps.logger.child({ jobId: job.id, runId });
     try {
-      return await executeRun(deps, runId, signal);
+      const outcome = await executeRun(deps, runId, signal);
+      if (outcome === 'throttled') {
+        // The connector is at its run limit: wait without spending an attempt.
+        await job.moveToDelayed(Date.now() + THROTTLE_DELAY_MS, token);
+        throw new DelayedError();
+      }
+      return outcome;
     } catch (e) {
+      if (e instanceof DelayedError) throw e;
       const retryable = isAppError(e) && e.retryable;
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.warn({ err: { code: isAppError(e) ? e.code : 'internal', message: (e as Error).message }, retryable, attempt: job.attemptsMade + 1 }, 'sync run attempt failed');

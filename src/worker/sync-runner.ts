@@ -18,7 +18,7 @@ import { openJson, type Keyring } from '../store/crypto.js';
 import type { DB } from '../store/db.js';
 import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-state-repo.js';
 import { clearSeen, countLive, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
-import { finishRun, startRun } from '../store/runs-repo.js';
+import { claimRun, finishRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { fetchPage } from './fetch-page.js';
 import { RunNotRunning, writePage } from './page-writer.js';
@@ -35,10 +35,14 @@ export interface SyncDeps {
   readonly maxPagesPerRun?: number;
   /** Seconds subtracted from the saved incremental cursor. */
   readonly lookbackSec?: number;
+  /** Runs of one connector at once (across all workers); more wait in the queue. Default 2. */
+  readonly maxRunsPerConnector?: number;
+  /** A running run without a heartbeat for this long belongs to a dead worker. Default 120. */
+  readonly staleRunSec?: number;
 }
 
 /** How a run ended, for the job wrapper. */
-export type RunOutcome = 'succeeded' | 'cancelled' | 'skipped';
+export type RunOutcome = 'succeeded' | 'cancelled' | 'skipped' | 'throttled';
 
 interface RunContext {
   readonly run: SyncRunRow;
@@ -153,8 +157,10 @@ function partitionSource(deps: SyncDeps, ctx: RunContext): Parameters<typeof run
 
 /** Runs (or resumes) a sync run to its end. Throws AppErrors; the job wrapper decides retries. */
 export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSignal): Promise<RunOutcome> {
-  const run = await startRun(deps.db, runId);
-  if (run === null) return 'skipped';
+  const claim = await claimRun(deps.db, runId, deps.maxRunsPerConnector ?? 2, deps.staleRunSec ?? 120);
+  if (claim.kind === 'inactive') return 'skipped';
+  if (claim.kind === 'throttled') return 'throttled';
+  const run = claim.run;
   const ctx = await loadContext(deps, run, signal);
   await markRunStarted(deps.db, ctx.connector.id, run.entity, run.id);
   const cp = run.checkpoint ?? { partition: 0, page: null };

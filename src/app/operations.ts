@@ -1,0 +1,131 @@
+/**
+ * What operators do to connectors and runs (DESIGN §5): trigger, cancel, replay, pause/resume,
+ * resync (cursor reset, data kept), reset (data tombstoned, then a full run). The admin API and
+ * the CLI call these; each is one short transaction plus queue calls.
+ */
+import { sql } from 'kysely';
+import { AppError } from '../errors.js';
+import { findConnector, type Connector } from '../store/connectors-repo.js';
+import { lockEntity } from '../store/records-repo.js';
+import { getRun } from '../store/runs-repo.js';
+import type { RunMode, SyncRunRow } from '../store/schema.js';
+import { syncJobId } from '../worker/jobs.js';
+import { requestSync } from '../worker/request-sync.js';
+import { removeSchedule, upsertSchedule } from '../worker/schedules.js';
+import { replicatedEntities } from './connector-service.js';
+import type { Deps } from './deps.js';
+
+async function mustRun(deps: Deps, runId: string): Promise<SyncRunRow> {
+  const run = await getRun(deps.db, runId);
+  if (run === null) throw new AppError('not_found', `run ${runId} not found`, { path: 'run_id' });
+  return run;
+}
+
+async function mustConnector(deps: Deps, id: string): Promise<Connector> {
+  const c = await findConnector(deps.db, id);
+  if (c === null) throw new AppError('not_found', `connector ${id} not found`, { path: 'connector_id' });
+  return c;
+}
+
+function entitiesOf(connector: Connector, entity?: string): string[] {
+  const all = replicatedEntities(connector);
+  if (entity === undefined) return all;
+  if (!all.includes(entity)) throw new AppError('invalid_request', `${entity} is not replicated by this connector; one of: ${all.join(', ')}`, { path: 'entity' });
+  return [entity];
+}
+
+/** Starts a manual run of one entity (or every replicated entity). */
+export async function triggerSync(deps: Deps, connectorId: string, opts: { entity?: string; mode?: RunMode | 'auto' } = {}): Promise<SyncRunRow[]> {
+  const connector = await mustConnector(deps, connectorId);
+  const runs: SyncRunRow[] = [];
+  for (const entity of entitiesOf(connector, opts.entity)) runs.push(await requestSync(deps, connector, { entity, trigger: 'manual', mode: opts.mode ?? 'auto' }));
+  return runs;
+}
+
+/** Cancels a queued or running run: the runner stops before its next page (that page rolls back). */
+export async function cancelRun(deps: Deps, runId: string): Promise<SyncRunRow> {
+  const run = await mustRun(deps, runId);
+  const res = await deps.db
+    .updateTable('sync_runs')
+    .set({ status: 'cancelled', finished_at: sql<Date>`now()`, error: JSON.stringify({ code: 'cancelled', message: 'cancelled by an operator' }) })
+    .where('id', '=', run.id)
+    .where('status', 'in', ['queued', 'running'])
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) === 0) throw new AppError('conflict', `run ${runId} is ${run.status}; only queued or running runs can be cancelled`, { path: 'run_id' });
+  await deps.syncQueue.remove(syncJobId(run.id)).catch(() => undefined);
+  await deps.db
+    .updateTable('entity_state')
+    .set({ status: sql`case when last_synced_at is null then 'initializing' else 'ready' end` })
+    .where('connector_id', '=', run.connector_id)
+    .where('entity', '=', run.entity)
+    .where('status', '<>', 'paused')
+    .execute();
+  return mustRun(deps, runId);
+}
+
+/**
+ * Replays a run as a new run (`replay_of`), never editing the original: from its checkpoint, or
+ * from the start. A full run replayed from its checkpoint inherits the ids the original saw, so
+ * its deletions still cover the partitions read before the checkpoint.
+ */
+export async function replayRun(deps: Deps, runId: string, opts: { fromStart?: boolean } = {}): Promise<SyncRunRow> {
+  const original = await mustRun(deps, runId);
+  if (original.status === 'queued' || original.status === 'running') throw new AppError('conflict', `run ${runId} is still ${original.status}; cancel it or wait`, { path: 'run_id' });
+  const connector = await mustConnector(deps, original.connector_id);
+  const fromCheckpoint = opts.fromStart !== true && original.status !== 'succeeded' && original.checkpoint !== null;
+  const run = await requestSync(deps, connector, {
+    entity: original.entity,
+    trigger: 'replay',
+    mode: original.mode,
+    replayOf: original.id,
+    checkpoint: fromCheckpoint ? original.checkpoint : null,
+    beforeEnqueue: fromCheckpoint && original.mode === 'full'
+      ? async (db, newRunId) => void (await sql`insert into sync_run_seen (run_id, record_id) select ${newRunId}::bigint, record_id from sync_run_seen where run_id = ${original.id}::bigint on conflict do nothing`.execute(db))
+      : undefined,
+  });
+  return run;
+}
+
+/** Pauses a connector: no schedule, active runs cancelled, entities shown as paused. */
+export async function pauseConnector(deps: Deps, connectorId: string): Promise<void> {
+  const connector = await mustConnector(deps, connectorId);
+  await deps.db.updateTable('connectors').set({ status: 'paused', updated_at: sql<Date>`now()` }).where('id', '=', connector.id).execute();
+  await removeSchedule(deps.scheduleQueue, connector.id);
+  const active = await deps.db.selectFrom('sync_runs').select('id').where('connector_id', '=', connector.id).where('status', 'in', ['queued', 'running']).execute();
+  for (const r of active) await cancelRun(deps, r.id).catch(() => undefined);
+  await deps.db.updateTable('entity_state').set({ status: 'paused', next_run_at: null }).where('connector_id', '=', connector.id).execute();
+}
+
+/** Resumes a paused connector: schedule restored, entities back to ready (or initializing). */
+export async function resumeConnector(deps: Deps, connectorId: string): Promise<void> {
+  const connector = await mustConnector(deps, connectorId);
+  await deps.db.updateTable('connectors').set({ status: 'active', updated_at: sql<Date>`now()` }).where('id', '=', connector.id).execute();
+  await deps.db
+    .updateTable('entity_state')
+    .set({ status: sql`case when last_synced_at is null then 'initializing' else 'ready' end` })
+    .where('connector_id', '=', connector.id)
+    .execute();
+  await upsertSchedule(deps.scheduleQueue, { ...connector, status: 'active' });
+}
+
+/** Resync: forget the incremental cursor (data kept), then run full. */
+export async function resyncEntity(deps: Deps, connectorId: string, entity: string): Promise<SyncRunRow> {
+  const connector = await mustConnector(deps, connectorId);
+  entitiesOf(connector, entity);
+  await deps.db.updateTable('entity_state').set({ sync_cursor: null }).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();
+  return requestSync(deps, connector, { entity, trigger: 'manual', mode: 'full' });
+}
+
+/** Reset: tombstone every record of the entity (so the index drops them), forget the cursor, run full. */
+export async function resetEntity(deps: Deps, connectorId: string, entity: string): Promise<{ tombstoned: number; run: SyncRunRow }> {
+  const connector = await mustConnector(deps, connectorId);
+  entitiesOf(connector, entity);
+  const tombstoned = await deps.db.transaction().execute(async (tx) => {
+    await lockEntity(tx, connector.id, entity);
+    const res = await sql`update records set deleted_at = now(), version = nextval('record_version_seq'), updated_at = now()
+      where connector_id = ${connector.id}::uuid and entity = ${entity} and deleted_at is null`.execute(tx);
+    await tx.updateTable('entity_state').set({ sync_cursor: null, record_count: 0 }).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();
+    return Number(res.numAffectedRows ?? 0n);
+  });
+  return { tombstoned, run: await requestSync(deps, connector, { entity, trigger: 'manual', mode: 'full' }) };
+}

@@ -1,0 +1,31 @@
+/** The scheduled tick of a connector: one run per replicated entity, never piling up. */
+import type { Job } from 'bullmq';
+import { replicatedEntities } from '../app/connector-service.js';
+import type { Deps } from '../app/deps.js';
+import { findConnector } from '../store/connectors-repo.js';
+import { requestSync } from './request-sync.js';
+import { removeSchedule, scheduleJobSchema, scheduledMode, schedulerId, skipConflicts, type ScheduleJob } from './schedules.js';
+
+export function scheduleProcessor(deps: Deps) {
+  return async (job: Job<ScheduleJob>): Promise<number> => {
+    const { connectorId } = scheduleJobSchema.parse(job.data);
+    const connector = await findConnector(deps.db, connectorId);
+    if (connector === null) {
+      // The connector was deleted: its scheduler must not keep ticking.
+      await removeSchedule(deps.scheduleQueue, connectorId);
+      return 0;
+    }
+    if (connector.status === 'paused') return 0;
+    let started = 0;
+    for (const entity of replicatedEntities(connector)) {
+      const mode = await scheduledMode(deps.db, connector.id, entity);
+      const run = await skipConflicts(() => requestSync(deps, connector, { entity, trigger: 'schedule', mode }));
+      if (run !== null) started++;
+    }
+    const next = (await deps.scheduleQueue.getJobScheduler(schedulerId(connector.id)))?.next;
+    if (next !== undefined) {
+      await deps.db.updateTable('entity_state').set({ next_run_at: new Date(next) }).where('connector_id', '=', connector.id).execute();
+    }
+    return started;
+  };
+}
