@@ -25,6 +25,8 @@ const schema = z
     PORT: port.default(8080),
     SANDBOX_PORT: port.default(8090),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+    WORKER_LOCK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+    MAX_RUNS_PER_CONNECTOR: z.coerce.number().int().min(1).max(64).default(2),
   });
 
 /** Rules across variables; checked on the raw values so they are reported with the others. */
@@ -58,6 +60,9 @@ export interface Config {
   readonly port: number;
   readonly sandboxPort: number;
   readonly workerConcurrency: number;
+  /** How long a job stays locked to a worker that stopped answering (then another resumes it). */
+  readonly workerLockMs: number;
+  readonly maxRunsPerConnector: number;
 }
 
 /** Parses an environment (default: process.env); throws one `config_invalid` listing every problem. */
@@ -85,5 +90,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: e.PORT,
     sandboxPort: e.SANDBOX_PORT,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    workerLockMs: e.WORKER_LOCK_MS,
+    maxRunsPerConnector: e.MAX_RUNS_PER_CONNECTOR,
   };
 }

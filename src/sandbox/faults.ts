@@ -12,14 +12,22 @@ export interface FaultSpec {
   readonly connectorType?: string;
   readonly entity?: string;
   readonly message?: string;
+  /** Matching calls that pass untouched before the fault starts (a failure in mid-run). */
+  readonly afterCalls?: number;
 }
 
 /** A FIFO of armed faults. */
 export class FaultPlan {
-  private faults: { spec: FaultSpec; left: number }[] = [];
+  private faults: { spec: FaultSpec; left: number; skip: number }[] = [];
+  private readonly calls = new Map<string, number>();
 
   arm(spec: FaultSpec): void {
-    this.faults.push({ spec, left: spec.count ?? 1 });
+    this.faults.push({ spec, left: spec.count ?? 1, skip: spec.afterCalls ?? 0 });
+  }
+
+  /** Execute calls seen for a (connector type, entity), faulted or not: tests use it to prove resumes. */
+  callsFor(connectorType: string, entity: string): number {
+    return this.calls.get(`${connectorType}/${entity}`) ?? 0;
   }
 
   clear(): void {
@@ -28,10 +36,16 @@ export class FaultPlan {
 
   /** The next fault for this call, if any; counts it down. */
   take(connectorType: string, entity: string): FaultSpec | undefined {
+    const key = `${connectorType}/${entity}`;
+    this.calls.set(key, (this.calls.get(key) ?? 0) + 1);
     const hit = this.faults.find(
       (f) => (f.spec.connectorType ?? connectorType) === connectorType && (f.spec.entity ?? entity) === entity,
     );
     if (hit === undefined) return undefined;
+    if (hit.skip > 0) {
+      hit.skip -= 1;
+      return undefined;
+    }
     if (hit.left > 0 && --hit.left === 0) this.faults = this.faults.filter((f) => f !== hit);
     return hit.spec;
   }

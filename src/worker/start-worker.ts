@@ -16,11 +16,13 @@ export interface RunningWorker {
 /** `lockMs`: how long a dead worker's job stays locked before another worker resumes it. */
 export function startWorker(deps: Deps, opts: { concurrency?: number; lockMs?: number } = {}): RunningWorker {
   const shutdown = new AbortController();
-  const worker = deps.queues.worker<SyncJob>(SYNC_QUEUE, syncProcessor(deps, shutdown.signal), {
+  const lockMs = opts.lockMs ?? deps.config.workerLockMs;
+  const syncDeps = { ...deps, maxRunsPerConnector: deps.config.maxRunsPerConnector, staleRunSec: Math.max(30, (2 * lockMs) / 1000) };
+  const worker = deps.queues.worker<SyncJob>(SYNC_QUEUE, syncProcessor(syncDeps, shutdown.signal), {
     concurrency: opts.concurrency ?? deps.config.workerConcurrency,
     // A job whose worker died is picked up again once its lock lapses.
-    lockDuration: opts.lockMs ?? 60_000,
-    stalledInterval: opts.lockMs ?? 30_000,
+    lockDuration: lockMs,
+    stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
     maxStalledCount: 100,
   });
   worker.on('error', (e) => deps.logger.error({ err: { message: e.message } }, 'worker error'));

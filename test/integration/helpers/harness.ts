@@ -23,6 +23,8 @@ export interface Harness {
   readonly app: FastifyInstance;
   readonly sandbox: Sandbox;
   readonly logs: string[];
+  /** The environment the stack was configured with (for child processes). */
+  readonly env: Record<string, string>;
   worker: RunningWorker | null;
   token(org?: string, admin?: boolean): Promise<string>;
   createConnector(token: string, body?: Record<string, unknown>): Promise<{ id: string }>;
@@ -36,6 +38,10 @@ export interface HarnessOptions {
   readonly queue?: 'postgres' | 'redis';
   readonly worker?: boolean;
   readonly sandboxSize?: number;
+  /** Extra environment (e.g. a fixed CREDENTIALS_KEY shared with worker child processes). */
+  readonly env?: Record<string, string>;
+  /** Lock of in-process workers (how fast a dead worker's job is resumed). */
+  readonly lockMs?: number;
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -45,7 +51,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const logs: string[] = [];
   const sink = new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) });
   const redisUrl = inject('redisUrl');
-  const env = { DATABASE_URL: url, CONNECTOR_RUNTIME_URL: sb.url, QUEUE_BACKEND: opts.queue ?? 'postgres', LOG_LEVEL: 'info', ...(opts.queue === 'redis' && redisUrl !== null ? { REDIS_URL: redisUrl } : {}) };
+  const env: Record<string, string> = { DATABASE_URL: url, CONNECTOR_RUNTIME_URL: sb.url, QUEUE_BACKEND: opts.queue ?? 'postgres', LOG_LEVEL: 'info', ...(opts.queue === 'redis' && redisUrl !== null ? { REDIS_URL: redisUrl } : {}), ...opts.env };
   const deps = buildDeps(loadConfig(env), { ephemeralSecrets: true, logger: createLogger('info', sink) });
   const app = buildApi(deps);
   await app.ready();
@@ -54,7 +60,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     app,
     sandbox,
     logs,
-    worker: opts.worker === false ? null : startWorker(deps, { concurrency: 2 }),
+    env,
+    worker: opts.worker === false ? null : startWorker(deps, { concurrency: 2, ...(opts.lockMs === undefined ? {} : { lockMs: opts.lockMs }) }),
     token: async (org = 'acme', admin = false) => createToken(deps.db, await ensureOrganization(deps.db, org), { admin }),
     createConnector: async (token, body) => {
       const res = await app.inject({
