@@ -11,8 +11,21 @@ declare module 'fastify' {
   }
 }
 
-/** Routes anyone may call (probes, metrics, the API description). */
-export const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']);
+/**
+ * Routes anyone may call: probes, metrics, the API description, and the dashboard's static
+ * page and assets (they hold no data; everything they show comes from /admin/api with a token).
+ */
+export const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/admin', '/admin/']);
+const PUBLIC_PREFIXES = ['/admin/assets/'];
+/** bull-board: the admin session cookie (or a Bearer admin token). */
+const QUEUES_PREFIX = '/admin/queues';
+
+/** How a path is authenticated. */
+export function accessOf(path: string): 'public' | 'session' | 'bearer' {
+  if (PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((p) => path.startsWith(p))) return 'public';
+  if (path === QUEUES_PREFIX || path.startsWith(`${QUEUES_PREFIX}/`)) return 'session';
+  return 'bearer';
+}
 
 /** Resolves the principal of a request; throws 401 when the token is missing or unknown. */
 export async function authenticate(db: Kysely<DB>, req: FastifyRequest): Promise<Principal> {

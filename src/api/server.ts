@@ -1,11 +1,48 @@
 /** The HTTP API: one fastify app, auth on every non-public route, one error mapper. */
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Deps } from '../app/deps.js';
+import { AppError } from '../errors.js';
 import { SEARCH_LIMITS } from '../search/dsl/ast.js';
-import { authenticate, PUBLIC_PATHS } from './auth.js';
+import { sessionPrincipal } from './admin-session.js';
+import { accessOf, authenticate, requireAdmin } from './auth.js';
 import { handleError } from './error-mapper.js';
+import { createApiMetrics } from './metrics.js';
+import { adminConnectorRoutes } from './routes/admin-connectors.js';
+import { adminRunRoutes } from './routes/admin-runs.js';
+import { adminSessionRoutes } from './routes/admin-session.js';
 import { connectorRoutes } from './routes/connectors.js';
+import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
+import { queuesBoard } from './routes/queues-board.js';
+import { publicSchemas, sharedSchemas } from './schemas.js';
+
+/** The onRequest hook: who is calling (401 without a valid credential where one is needed). */
+function authHook(deps: Deps) {
+  return async (req: FastifyRequest): Promise<void> => {
+    const access = accessOf(req.url.split('?')[0] ?? '');
+    if (access === 'public') return;
+    if (access === 'bearer' || req.headers.authorization !== undefined) {
+      req.principal = await authenticate(deps.db, req);
+    } else {
+      req.principal = await sessionPrincipal(deps.db, deps.cursorSecret, req);
+      if (req.principal === null) throw new AppError('unauthorized', 'log in at /admin first: the queues board needs the admin session the dashboard sets');
+    }
+    if (access === 'session') requireAdmin(req);
+  };
+}
+
+function openapiOptions(deps: Deps) {
+  return {
+    openapi: {
+      openapi: '3.0.3',
+      info: { title: 'syncdex', version: '0.1.0', description: `Sync-and-index service behind the hosted search action. Search backend: ${deps.backend.kind}; queue backend: ${deps.queues.kind}.` },
+      components: { securitySchemes: { bearer: { type: 'http' as const, scheme: 'bearer', description: 'API token from `syncdex tokens create`' } } },
+      tags: [{ name: 'connectors' }, { name: 'admin', description: 'needs an admin token' }, { name: 'ops', description: 'no token needed' }],
+    },
+  };
+}
 
 /** Builds the app (not listening); tests use `app.inject` or `listen` on port 0. */
 export function buildApi(deps: Deps): FastifyInstance {
@@ -14,15 +51,30 @@ export function buildApi(deps: Deps): FastifyInstance {
     bodyLimit: SEARCH_LIMITS.maxBodyBytes,
     trustProxy: false,
   });
+  const metrics = createApiMetrics(deps);
   app.decorateRequest('principal', null);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((req, reply) => void reply.status(404).send({ error: { code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` } }));
-  app.addHook('onRequest', async (req) => {
-    const path = req.url.split('?')[0] ?? '';
-    if (PUBLIC_PATHS.has(path)) return;
-    req.principal = await authenticate(deps.db, req);
+  // Route schemas document the API (/openapi.json); our parsers validate and the error mapper
+  // words every 400, and responses are sent as built, never reshaped by a schema.
+  app.setValidatorCompiler(() => (value) => ({ value }));
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  for (const s of sharedSchemas) app.addSchema(s);
+  app.addHook('onRequest', authHook(deps));
+  void app.register(swagger, openapiOptions(deps));
+  void app.register(async (scope) => {
+    healthRoutes(scope, deps);
+    metricsRoutes(scope, metrics);
+    scope.get('/openapi.json', { schema: publicSchemas.openapi }, async () => app.swagger());
+    connectorRoutes(scope, deps, metrics);
+    dashboardRoutes(scope);
+    queuesBoard(scope, deps);
+    void scope.register(async (admin) => {
+      admin.addHook('onRequest', async (req) => void requireAdmin(req));
+      adminSessionRoutes(admin, deps);
+      adminRunRoutes(admin, deps);
+      adminConnectorRoutes(admin, deps);
+    });
   });
-  healthRoutes(app, deps);
-  connectorRoutes(app, deps);
   return app;
 }

@@ -39,3 +39,15 @@ export async function findPrincipal(db: Db, token: string): Promise<Principal | 
     .executeTakeFirst();
   return row === undefined ? null : { organizationId: row.organization_id, tokenId: row.id, isAdmin: row.is_admin };
 }
+
+/** The principal of a live token by its id (admin session cookies carry the id, never the token). */
+export async function findPrincipalById(db: Db, tokenId: string): Promise<Principal | null> {
+  if (!/^[0-9a-f-]{36}$/i.test(tokenId)) return null;
+  const row = await db
+    .selectFrom('api_tokens')
+    .select(['id', 'organization_id', 'is_admin'])
+    .where('id', '=', tokenId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return row === undefined ? null : { organizationId: row.organization_id, tokenId: row.id, isAdmin: row.is_admin };
+}

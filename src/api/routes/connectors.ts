@@ -1,9 +1,13 @@
 /** Public connector routes (overview §4.1): create, read, execute `search`. */
 import type { FastifyInstance } from 'fastify';
 import { connectorFor, createConnector, parseCreateConnector, viewConnector } from '../../app/connector-service.js';
+import { listConnectors } from '../../store/connectors-repo.js';
+import type { ApiMetrics } from '../metrics.js';
+import { objectOf, onlyKeys, optInt } from '../params.js';
+import { publicSchemas } from '../schemas.js';
 import type { Deps } from '../../app/deps.js';
 import { getConnectorDef, getEntityDef } from '../../connectors/catalog/index.js';
-import { AppError } from '../../errors.js';
+import { AppError, isAppError } from '../../errors.js';
 import { runSearch } from '../../search/search-service.js';
 import { principalOf } from '../auth.js';
 
@@ -18,19 +22,41 @@ function parseExecute(body: unknown): { entity: string; action: string; params: 
   return { entity: b.entity, action: b.action, params: b.params };
 }
 
-export function connectorRoutes(app: FastifyInstance, deps: Deps): void {
-  app.post('/api/v1/integrations/connectors', async (req, reply) => {
+/** Runs a search and observes its latency (entity already validated: labels stay a closed set). */
+async function timedSearch(deps: Deps, metrics: ApiMetrics, connector: { id: string; connectorType: string }, entity: string, params: unknown) {
+  const end = metrics.searchLatency.startTimer({ connector_type: connector.connectorType, entity });
+  try {
+    const result = await runSearch(deps, connector, entity, params);
+    end({ outcome: 'ok' });
+    return result;
+  } catch (e) {
+    end({ outcome: isAppError(e) ? e.code : 'internal' });
+    throw e;
+  }
+}
+
+export function connectorRoutes(app: FastifyInstance, deps: Deps, metrics: ApiMetrics): void {
+  app.get('/api/v1/integrations/connectors', { schema: publicSchemas.listConnectors }, async (req) => {
+    const q = objectOf(req.query, 'query');
+    onlyKeys(q, ['limit']);
+    const principal = principalOf(req);
+    // Always the caller's own organization, admin or not: this is the tenant API (admins list all at /admin/api/connectors).
+    const connectors = await listConnectors(deps.db, principal.organizationId, optInt(q, 'limit', 1, 1000) ?? 100);
+    return { connectors: await Promise.all(connectors.map((c) => viewConnector(deps, c))) };
+  });
+
+  app.post('/api/v1/integrations/connectors', { schema: publicSchemas.createConnector }, async (req, reply) => {
     const input = parseCreateConnector(req.body);
     const view = await createConnector(deps, principalOf(req), input);
     return reply.status(201).send(view);
   });
 
-  app.get<{ Params: { id: string } }>('/api/v1/integrations/connectors/:id', async (req) => {
+  app.get<{ Params: { id: string } }>('/api/v1/integrations/connectors/:id', { schema: publicSchemas.getConnector }, async (req) => {
     const connector = await connectorFor(deps, principalOf(req), req.params.id);
     return viewConnector(deps, connector);
   });
 
-  app.post<{ Params: { id: string } }>('/api/v1/integrations/connectors/:id/execute', async (req) => {
+  app.post<{ Params: { id: string } }>('/api/v1/integrations/connectors/:id/execute', { schema: publicSchemas.execute }, async (req) => {
     const connector = await connectorFor(deps, principalOf(req), req.params.id);
     const { entity, action, params } = parseExecute(req.body);
     getEntityDef(getConnectorDef(connector.connectorType), entity);
@@ -38,7 +64,6 @@ export function connectorRoutes(app: FastifyInstance, deps: Deps): void {
       const known = ACTIONS.has(action);
       throw new AppError('action_not_supported', known ? `action "${action}" runs on the connector execution service; syncdex serves only "search"` : `unknown action "${action}"; syncdex serves only "search"`, { path: 'action' });
     }
-    const result = await runSearch(deps, connector, entity, params);
-    return result;
+    return timedSearch(deps, metrics, connector, entity, params);
   });
 }

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../app/deps.js';
+import { publicSchemas } from '../schemas.js';
 
 async function check(name: string, fn: () => Promise<unknown>): Promise<[string, string]> {
   try {
@@ -13,8 +14,8 @@ async function check(name: string, fn: () => Promise<unknown>): Promise<[string,
 }
 
 export function healthRoutes(app: FastifyInstance, deps: Deps): void {
-  app.get('/healthz', async () => ({ ok: true }));
-  app.get('/readyz', async (_req, reply) => {
+  app.get('/healthz', { schema: publicSchemas.healthz }, async () => ({ ok: true }));
+  app.get('/readyz', { schema: publicSchemas.readyz }, async (_req, reply) => {
     const checks = await Promise.all([
       check('store', () => sql`select 1`.execute(deps.db)),
       check('queue', () => deps.syncQueue.getJobCounts('waiting')),

@@ -1,0 +1,69 @@
+/** Admin API over runs: list (filters, keyset pages), one run with its replay chain, replay, cancel. */
+import type { FastifyInstance } from 'fastify';
+import type { Deps } from '../../app/deps.js';
+import { cancelRun, replayRun } from '../../app/operations.js';
+import { AppError } from '../../errors.js';
+import { findRunRow, listRuns, replayChain, type RunFilter } from '../../store/admin-queries.js';
+import type { RunStatus } from '../../store/schema.js';
+import { decodeRunsCursor, encodeRunsCursor, objectOf, onlyKeys, optBool, optEnumList, optInstant, optInt, optKey, optString, optUuid, runIdParam } from '../params.js';
+import { adminSchemas } from '../schemas.js';
+import { runDetail, runSummary } from '../views.js';
+
+const STATUSES: readonly RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
+const LIST_KEYS = ['connector_id', 'entity', 'status', 'since', 'until', 'limit', 'cursor'];
+
+/** Parses the runs-list query; every problem names its parameter. */
+export function parseRunsQuery(query: unknown): { filter: RunFilter; limit: number; beforeId: string | undefined } {
+  const q = objectOf(query, 'query');
+  onlyKeys(q, LIST_KEYS);
+  const filter: RunFilter = {
+    connectorId: optUuid(q, 'connector_id'),
+    entity: optKey(q, 'entity'),
+    statuses: optEnumList(q, 'status', STATUSES),
+    since: optInstant(q, 'since'),
+    until: optInstant(q, 'until'),
+  };
+  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
+    throw new AppError('invalid_request', 'since must be before until', { path: 'since' });
+  }
+  return { filter, limit: optInt(q, 'limit', 1, 500) ?? 50, beforeId: decodeRunsCursor(optString(q, 'cursor', 128)) };
+}
+
+async function runOr404(deps: Deps, id: string) {
+  const run = await findRunRow(deps.db, runIdParam(id));
+  if (run === null) throw new AppError('not_found', `run ${id} not found`, { path: 'run_id' });
+  return run;
+}
+
+export function adminRunRoutes(app: FastifyInstance, deps: Deps): void {
+  app.get('/admin/api/runs', { schema: adminSchemas.listRuns }, async (req) => {
+    const { filter, limit, beforeId } = parseRunsQuery(req.query);
+    const rows = await listRuns(deps.db, filter, { beforeId, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { runs: page.map((r) => runSummary(r)), next_cursor: rows.length > limit && last !== undefined ? encodeRunsCursor(last.id) : null };
+  });
+
+  app.get<{ Params: { id: string } }>('/admin/api/runs/:id', { schema: adminSchemas.getRun }, async (req) => {
+    const run = await runOr404(deps, req.params.id);
+    return runDetail(run, await replayChain(deps.db, run.id));
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/api/runs/:id/replay', { schema: adminSchemas.replayRun }, async (req, reply) => {
+    const body = objectOf(req.body);
+    onlyKeys(body, ['from_start']);
+    const fromStart = optBool(body, 'from_start') ?? false;
+    const original = await runOr404(deps, req.params.id);
+    const run = await replayRun(deps, original.id, { fromStart });
+    req.log.info({ connector: run.connector_id, entity: run.entity, runId: run.id, replayOf: original.id, fromStart }, 'run replayed');
+    return reply.status(202).send({ run: runSummary(run), from_checkpoint: run.checkpoint !== null });
+  });
+
+  app.post<{ Params: { id: string } }>('/admin/api/runs/:id/cancel', { schema: adminSchemas.cancelRun }, async (req) => {
+    onlyKeys(objectOf(req.body), []);
+    const original = await runOr404(deps, req.params.id);
+    const run = await cancelRun(deps, original.id);
+    req.log.info({ connector: run.connector_id, entity: run.entity, runId: run.id }, 'run cancelled');
+    return { run: runSummary(run) };
+  });
+}

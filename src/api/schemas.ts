@@ -1,0 +1,95 @@
+/**
+ * Route schemas: documentation for /openapi.json only. The app compiles them with a validator
+ * that accepts everything and a plain JSON serializer (see server.ts), so our own parsers stay
+ * the one source of 400 messages and responses are never reshaped by a schema.
+ */
+const bearer = [{ bearer: [] as string[] }];
+const errorRef = { $ref: 'error#' };
+const idParam = { type: 'object', properties: { id: { type: 'string', description: 'connector id (uuid)' } }, required: ['id'] };
+const runParam = { type: 'object', properties: { id: { type: 'string', description: 'run id' } }, required: ['id'] };
+const entityParams = { type: 'object', properties: { id: { type: 'string' }, entity: { type: 'string' } }, required: ['id', 'entity'] };
+const emptyBody = { type: 'object', description: 'empty object or no body' };
+const anyObject = { type: 'object', additionalProperties: true };
+
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, errorRef]));
+const ok = (status: number, description: string) => ({ [status]: { description, ...anyObject } });
+
+/** Shared definitions added with `app.addSchema`. */
+export const sharedSchemas = [
+  {
+    $id: 'error',
+    type: 'object',
+    properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, path: { type: 'string' } }, required: ['code', 'message'] } },
+  },
+];
+
+function admin(summary: string, extra: Record<string, unknown>, status = 200) {
+  return { tags: ['admin'], summary, security: bearer, response: { ...ok(status, summary), ...errors(400, 401, 403, 404, 409) }, ...extra };
+}
+
+export const publicSchemas = {
+  createConnector: {
+    tags: ['connectors'],
+    summary: 'Create a connector (credentials are stored encrypted and never returned)',
+    security: bearer,
+    body: {
+      type: 'object',
+      required: ['external_user_id', 'connector_type', 'name', 'replication_config'],
+      properties: {
+        external_user_id: { type: 'string' },
+        connector_type: { type: 'string' },
+        name: { type: 'string' },
+        credentials: { type: 'object', description: 'exactly one of credentials or server_side_oauth_secret_id' },
+        server_side_oauth_secret_id: { type: 'string' },
+        replication_config: { type: 'object' },
+      },
+    },
+    response: { ...ok(201, 'the connector with per-entity status'), ...errors(400, 401) },
+  },
+  listConnectors: { tags: ['connectors'], summary: "The organization's connectors", security: bearer, response: { ...ok(200, '{connectors: [...]}'), ...errors(401) } },
+  getConnector: { tags: ['connectors'], summary: 'A connector with per-entity status', security: bearer, params: idParam, response: { ...ok(200, 'connector'), ...errors(401, 404) } },
+  execute: {
+    tags: ['connectors'],
+    summary: 'Execute an action; only `search` is served here',
+    security: bearer,
+    params: idParam,
+    body: { type: 'object', required: ['entity', 'action'], properties: { entity: { type: 'string' }, action: { type: 'string', enum: ['search'] }, params: { type: 'object' } } },
+    response: { ...ok(200, '{hits, next_cursor, took_ms}'), ...errors(400, 401, 404) },
+  },
+  healthz: { tags: ['ops'], summary: 'Liveness' },
+  readyz: { tags: ['ops'], summary: 'Readiness: store, queue and index reachable (503 otherwise)' },
+  metrics: { tags: ['ops'], summary: 'Prometheus metrics (text exposition format)' },
+  openapi: { tags: ['ops'], summary: 'This document' },
+};
+
+export const adminSchemas = {
+  listRuns: admin('List runs, newest first, keyset-paged', {
+    querystring: {
+      type: 'object',
+      properties: {
+        connector_id: { type: 'string' },
+        entity: { type: 'string' },
+        status: { type: 'string', description: 'one or more of queued,running,succeeded,failed,cancelled (comma-separated)' },
+        since: { type: 'string', format: 'date-time', description: 'queued at or after' },
+        until: { type: 'string', format: 'date-time', description: 'queued before' },
+        limit: { type: 'integer', minimum: 1, maximum: 500, default: 50 },
+        cursor: { type: 'string', description: 'next_cursor of the previous page' },
+      },
+    },
+  }),
+  getRun: admin('One run: counters, timings, checkpoint, error, replay chain both ways', { params: runParam }),
+  replayRun: admin('Replay a run as a new run (from its checkpoint unless from_start)', { params: runParam, body: { type: 'object', properties: { from_start: { type: 'boolean' } } } }, 202),
+  cancelRun: admin('Cancel a queued or running run', { params: runParam, body: emptyBody }),
+  listConnectors: admin('Every connector (all organizations) with entity status', { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 } } } }),
+  getConnector: admin('A connector (any organization) with entity status', { params: idParam }),
+  triggerSync: admin('Trigger a sync of one entity or all', { params: idParam, body: { type: 'object', properties: { entity: { type: 'string' }, mode: { type: 'string', enum: ['full', 'incremental', 'auto'] } } } }, 202),
+  pause: admin('Pause a connector (schedule removed, active runs cancelled)', { params: idParam, body: emptyBody }),
+  resume: admin('Resume a paused connector', { params: idParam, body: emptyBody }),
+  resync: admin('Resync an entity: forget the incremental cursor, keep data, run full', { params: entityParams, body: emptyBody }, 202),
+  reset: admin('Reset an entity: tombstone its records, forget the cursor, run full', { params: entityParams, body: emptyBody }, 202),
+  reindex: admin('Reindex a (connector type, entity)', {
+    body: { type: 'object', required: ['connector_type', 'entity'], properties: { connector_type: { type: 'string' }, entity: { type: 'string' } } },
+  }),
+  session: admin('Exchange the admin Bearer token for the short-lived bull-board session cookie', { body: emptyBody }),
+  endSession: admin('Clear the bull-board session cookie', {}),
+};

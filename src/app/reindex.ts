@@ -1,0 +1,111 @@
+/**
+ * Reindex of one (connector type, entity) — the unit an index is shared by (DESIGN §3, §5).
+ *
+ * - OpenSearch: a new versioned index, every connector of that type shipped into it from
+ *   version 0 (its watermarks are keyed by the new index name, so they start at 0), then the
+ *   alias swaps atomically. Searches keep hitting the old index until the swap.
+ * - Postgres: the records table is the index, so there is nothing to copy. What a reindex can
+ *   still fix there is derived data: the entity's expression indexes and the text shadows (the
+ *   lower-cased words `like`/`fuzzy`/`keyword` match), recomputed from each record's data.
+ */
+import { AppError } from '../errors.js';
+import type { SearchBackend } from '../search/backend.js';
+import { projectSearchable, textShadow } from '../search/doc.js';
+import type { SearchTarget } from '../search/dsl/ast.js';
+import { OpenSearchBackend } from '../search/opensearch/opensearch-backend.js';
+import { searchTarget } from '../search/target.js';
+import { connectorIdsOfType, recordBatch, registerSearchIndex, writeShadows } from '../store/admin-queries.js';
+import type { Db } from '../store/db.js';
+import { changesSince, lockEntity } from '../store/records-repo.js';
+import { getWatermark, setWatermark } from '../store/watermarks-repo.js';
+import type { Kysely } from 'kysely';
+import type { DB } from '../store/db.js';
+
+/** What a reindex did, as the admin API returns it. */
+export type ReindexResult =
+  | { backend: 'opensearch'; connector_type: string; entity: string; reindexed: true; index: string; connectors: number; shipped: number }
+  | { backend: 'postgres'; connector_type: string; entity: string; reindexed: true; mode: 'in_place'; connectors: number; shadows_updated: number; note: string };
+
+/** What a reindex needs. */
+export interface ReindexDeps {
+  readonly db: Kysely<DB>;
+  readonly backend: SearchBackend;
+}
+
+const BATCH = 2000;
+
+/**
+ * Ships every change of one connector's entity into `index` from its watermark (0 for a new
+ * index). Each batch holds the entity lock page writers hold, so no version is skipped.
+ */
+export async function shipInto(deps: ReindexDeps, index: string, connectorId: string, target: SearchTarget): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const n = await deps.db.transaction().execute(async (tx) => {
+      await lockEntity(tx, connectorId, target.entity);
+      const watermark = await getWatermark(tx, index, connectorId, target.entity);
+      const changes = await changesSince(tx, connectorId, target.entity, watermark, BATCH);
+      const last = changes[changes.length - 1];
+      if (last === undefined) return 0;
+      const docs = changes.map((c) => ({ recordId: c.recordId, version: c.version, doc: c.deleted ? null : projectSearchable(target.searchable, c.data) }));
+      await deps.backend.apply(tx, index, connectorId, docs);
+      await setWatermark(tx, index, connectorId, target.entity, last.version);
+      return changes.length;
+    });
+    total += n;
+    if (n < BATCH) return total;
+  }
+}
+
+async function reindexOpenSearch(deps: ReindexDeps, backend: OpenSearchBackend, target: SearchTarget): Promise<ReindexResult> {
+  const connectors = await connectorIdsOfType(deps.db, target.connectorType);
+  let shipped = 0;
+  const index = await backend.reindex(target, async (next) => {
+    await registerSearchIndex(deps.db, next, target.connectorType, target.entity);
+    for (const id of connectors) shipped += await shipInto(deps, next, id, target);
+  });
+  return { backend: 'opensearch', connector_type: target.connectorType, entity: target.entity, reindexed: true, index, connectors: connectors.length, shipped };
+}
+
+/** Recomputes one connector's text shadows batch by batch, each under the entity lock. */
+async function recomputeShadows(db: Kysely<DB>, connectorId: string, target: SearchTarget): Promise<number> {
+  let after: string | null = null;
+  let updated = 0;
+  for (;;) {
+    const batch: { record_id: string }[] = await db.transaction().execute(async (tx: Db) => {
+      // Under the lock no page writer changes these rows between our read and our write.
+      await lockEntity(tx, connectorId, target.entity);
+      const rows = await recordBatch(tx, connectorId, target.entity, after, BATCH);
+      updated += await writeShadows(tx, connectorId, target.entity, rows.map((r) => ({ id: r.record_id, shadow: textShadow(projectSearchable(target.searchable, r.data)) })));
+      return rows;
+    });
+    const last = batch[batch.length - 1];
+    if (last === undefined || batch.length < BATCH) return updated;
+    after = last.record_id;
+  }
+}
+
+async function reindexPostgres(deps: ReindexDeps, target: SearchTarget): Promise<ReindexResult> {
+  await deps.backend.ensureIndex(deps.db, target);
+  const connectors = await connectorIdsOfType(deps.db, target.connectorType);
+  let updated = 0;
+  for (const id of connectors) updated += await recomputeShadows(deps.db, id, target);
+  return {
+    backend: 'postgres',
+    connector_type: target.connectorType,
+    entity: target.entity,
+    reindexed: true,
+    mode: 'in_place',
+    connectors: connectors.length,
+    shadows_updated: updated,
+    note: 'the Postgres backend searches the records table in place: nothing was copied; entity indexes were ensured and text shadows recomputed',
+  };
+}
+
+/** Reindexes one (connector type, entity) on whatever backend the deps use. */
+export async function reindexEntity(deps: ReindexDeps, connectorType: string, entity: string): Promise<ReindexResult> {
+  const target = searchTarget(connectorType, entity);
+  if (deps.backend instanceof OpenSearchBackend) return reindexOpenSearch(deps, deps.backend, target);
+  if (deps.backend.kind === 'postgres') return reindexPostgres(deps, target);
+  throw new AppError('invalid_request', `the ${deps.backend.kind} backend cannot reindex`, { path: 'connector_type' });
+}

@@ -1,0 +1,32 @@
+/** A `syncdex worker` in its own process, so tests can SIGKILL or SIGTERM it like production does. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/syncdex.mjs');
+
+/** A worker child process and ways to stop it. */
+export interface WorkerProcess {
+  readonly child: ChildProcess;
+  readonly output: string[];
+  kill(signal: NodeJS.Signals): Promise<number | null>;
+}
+
+export function spawnWorker(env: Record<string, string>): WorkerProcess {
+  const child = spawn(process.execPath, [BIN, 'worker', '--concurrency', '2'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  child.stdout?.on('data', (d) => output.push(String(d)));
+  child.stderr?.on('data', (d) => output.push(String(d)));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    child,
+    output,
+    kill: async (signal) => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}

@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getRun } from '../../src/store/runs-repo.js';
+import { expectIndexEqualsStore, expectStoreEqualsSandbox } from './helpers/compare.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+import { spawnWorker, type WorkerProcess } from './helpers/worker-process.js';
+
+const SIZE = 50_000;
+const KILLS = 5;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('crash-resume: a full sync survives workers killed with SIGKILL', () => {
+  let h: Harness;
+  let token: string;
+  let id: string;
+  let env: Record<string, string>;
+  const workers: WorkerProcess[] = [];
+
+  beforeAll(async () => {
+    env = { CREDENTIALS_KEY: `k1:${randomBytes(32).toString('base64')}`, CURSOR_SECRET: randomBytes(24).toString('hex'), WORKER_LOCK_MS: '2000' };
+    h = await startHarness({ worker: false, env });
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: SIZE });
+    token = await h.token();
+    id = (await h.createConnector(token)).id;
+  });
+  afterAll(async () => {
+    for (const w of workers) await w.kill('SIGKILL');
+    await h?.close();
+  });
+
+  it(`killed ${KILLS} times at random moments, the run ends with the store equal to the sandbox`, async () => {
+    const [run] = await h.runsOf(id);
+    const runId = run!.id;
+    let lastPages = 0;
+    for (let k = 0; k < KILLS; k++) {
+      const w = spawnWorker({ ...h.env, ...env });
+      workers.push(w);
+      // Wait for this worker to make progress, then kill it at a random moment mid-page.
+      for (let t = 0; t < 600; t++) {
+        const cur = await getRun(h.deps.db, runId);
+        if ((cur?.pages ?? 0) > lastPages) break;
+        await sleep(50);
+      }
+      await sleep(200 + Math.floor(Math.random() * 1500));
+      expect(await w.kill('SIGKILL')).toBeNull();
+      const cur = await getRun(h.deps.db, runId);
+      expect(cur?.status, `run ended before kill ${k + 1}: make the dataset bigger`).toBe('running');
+      lastPages = cur?.pages ?? 0;
+    }
+    const survivor = spawnWorker({ ...h.env, ...env });
+    workers.push(survivor);
+    const final = await h.waitRun(runId, 240_000);
+    expect(final.status, survivor.output.join('')).toBe('succeeded');
+    expect(final.id).toBe(runId);
+    expect(final.attempts).toBeGreaterThanOrEqual(KILLS + 1);
+    expect(final.pages).toBeGreaterThanOrEqual(SIZE / 100);
+    expect(Number(final.deleted)).toBe(0);
+    const total = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).executeTakeFirstOrThrow();
+    expect(Number(total.n)).toBe(SIZE);
+    await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
+    await expectIndexEqualsStore(h, token, id, 'customers');
+    expect(await survivor.kill('SIGTERM')).toBe(0);
+  });
+
+  it('SIGTERM finishes the current page, saves the checkpoint, exits 0; another worker resumes the same run', async () => {
+    const second = (await h.createConnector(token)).id;
+    const [run] = await h.runsOf(second);
+    const w = spawnWorker({ ...h.env, ...env });
+    workers.push(w);
+    for (let t = 0; t < 600 && ((await getRun(h.deps.db, run!.id))?.pages ?? 0) < 20; t++) await sleep(50);
+    expect(await w.kill('SIGTERM')).toBe(0);
+    const paused = await getRun(h.deps.db, run!.id);
+    expect(paused?.status).toBe('running');
+    expect(paused?.pages).toBeGreaterThanOrEqual(20);
+    expect(paused?.checkpoint?.page).toMatchObject({ starting_after: expect.stringMatching(/^cus_/) });
+    const next = spawnWorker({ ...h.env, ...env });
+    workers.push(next);
+    const final = await h.waitRun(run!.id, 240_000);
+    expect(final.status).toBe('succeeded');
+    expect(final.attempts).toBe(2);
+    await expectStoreEqualsSandbox(h, second, 'payments', 'customers');
+  });
+});
