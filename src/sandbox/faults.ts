@@ -25,6 +25,27 @@ export class FaultPlan {
     this.faults.push({ spec, left: spec.count ?? 1, skip: spec.afterCalls ?? 0 });
   }
 
+  private readonly inFlight = new Map<string, { now: number; max: number }>();
+
+  /** Marks an execute call in flight (tests assert that runs of one entity never overlap). */
+  begin(connectorType: string, entity: string): void {
+    const k = `${connectorType}/${entity}`;
+    const c = this.inFlight.get(k) ?? { now: 0, max: 0 };
+    c.now += 1;
+    c.max = Math.max(c.max, c.now);
+    this.inFlight.set(k, c);
+  }
+
+  end(connectorType: string, entity: string): void {
+    const c = this.inFlight.get(`${connectorType}/${entity}`);
+    if (c !== undefined) c.now -= 1;
+  }
+
+  /** The most execute calls of one (connector type, entity) that were ever in flight at once. */
+  maxInFlight(connectorType: string, entity: string): number {
+    return this.inFlight.get(`${connectorType}/${entity}`)?.max ?? 0;
+  }
+
   /** Execute calls seen for a (connector type, entity), faulted or not: tests use it to prove resumes. */
   callsFor(connectorType: string, entity: string): number {
     return this.calls.get(`${connectorType}/${entity}`) ?? 0;

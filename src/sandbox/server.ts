@@ -51,9 +51,15 @@ async function execute(sb: Sandbox, body: Record<string, unknown>, res: http.Ser
   if (typeof creds !== 'object' || creds === null || Object.keys(creds).length === 0) {
     throw new AppError('unauthorized', 'missing or invalid credentials', { path: 'credentials' });
   }
-  const fault = sb.faults.take(String(req.connector_type), String(req.entity));
-  if (fault !== undefined && (await applyFault(fault, res))) return;
-  send(res, 200, sb.execute(req));
+  const key = { type: String(req.connector_type), entity: String(req.entity) };
+  sb.faults.begin(key.type, key.entity);
+  try {
+    const fault = sb.faults.take(key.type, key.entity);
+    if (fault !== undefined && (await applyFault(fault, res))) return;
+    send(res, 200, sb.execute(req));
+  } finally {
+    sb.faults.end(key.type, key.entity);
+  }
 }
 
 const CONTROL_KEYS = new Set(['connector_type', 'entity', 'scope', 'config']);

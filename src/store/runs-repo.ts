@@ -95,7 +95,7 @@ export async function claimRun(db: Kysely<DB>, id: string, maxPerConnector: numb
  * Saves the checkpoint and adds a page's counters; part of the page's transaction. Returns false
  * when the run is no longer running (cancelled meanwhile): the caller rolls the page back.
  */
-export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, c: PageCounters): Promise<boolean> {
+export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, c: PageCounters, attempt?: number): Promise<boolean> {
   const res = await db
     .updateTable('sync_runs')
     .set((eb) => ({
@@ -109,12 +109,14 @@ export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, 
     }))
     .where('id', '=', id)
     .where('status', '=', 'running')
+    // Fencing: an execution that lost its claim (the job was redelivered) can no longer write.
+    .$if(attempt !== undefined, (q) => q.where('attempts', '=', attempt as number))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }
 
 /** Ends a run; only an active run can end (a cancelled run stays cancelled). */
-export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, 'queued' | 'running'>, extra: { deleted?: number; error?: RunError } = {}): Promise<boolean> {
+export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, 'queued' | 'running'>, extra: { deleted?: number; error?: RunError; attempt?: number } = {}): Promise<boolean> {
   const res = await db
     .updateTable('sync_runs')
     .set({
@@ -125,6 +127,7 @@ export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, '
     })
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'running'])
+    .$if(extra.attempt !== undefined, (q) => q.where('attempts', '=', extra.attempt as number))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }

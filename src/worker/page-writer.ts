@@ -30,7 +30,7 @@ export function withShadows(records: readonly PageRecord[], searchable: Readonly
 
 export async function writePage(
   db: Kysely<DB>,
-  run: { id: string; connectorId: string; entity: string; mode: RunMode; searchable?: Readonly<Record<string, unknown>> | undefined },
+  run: { id: string; connectorId: string; entity: string; mode: RunMode; attempt?: number; searchable?: Readonly<Record<string, unknown>> | undefined },
   records: readonly PageRecord[],
   checkpoint: RunCheckpoint,
 ): Promise<PageResult> {
@@ -41,7 +41,7 @@ export async function writePage(
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, ...counts };
     // A run cancelled while this page was in flight must not gain the page: roll it back.
-    if (!(await recordPage(tx, run.id, checkpoint, result))) throw new RunNotRunning(run.id);
+    if (!(await recordPage(tx, run.id, checkpoint, result, run.attempt))) throw new RunNotRunning(run.id);
     return result;
   });
 }

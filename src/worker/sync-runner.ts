@@ -42,7 +42,8 @@ export interface SyncDeps {
 }
 
 /** How a run ended, for the job wrapper. */
-export type RunOutcome = 'succeeded' | 'cancelled' | 'skipped' | 'throttled';
+/** `stopped`: cancelled by an operator, or superseded by a newer execution of the same run. */
+export type RunOutcome = 'succeeded' | 'stopped' | 'skipped' | 'throttled';
 
 interface RunContext {
   readonly run: SyncRunRow;
@@ -112,7 +113,7 @@ async function syncPartition(deps: SyncDeps, ctx: RunContext, index: number, sta
     trackCursor(ctx, raw);
     const checkpoint: RunCheckpoint = { partition: next === null ? index + 1 : index, page: next, maxCursor: ctx.maxCursor, partitions: ctx.partitions };
     try {
-      await writePage(deps.db, { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, searchable: ctx.entity.searchable }, toPageRecords(ctx.entity, raw, ctx.log), checkpoint);
+      await writePage(deps.db, { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable }, toPageRecords(ctx.entity, raw, ctx.log), checkpoint);
     } catch (e) {
       if (e instanceof RunNotRunning) return false;
       throw e;
@@ -129,7 +130,8 @@ async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
     await lockEntity(tx, connector.id, run.entity);
     const deleted = run.mode === 'full' ? await tombstoneUnseen(tx, connector.id, run.entity, run.id) : 0;
     await clearSeen(tx, run.id);
-    await finishRun(tx, run.id, 'succeeded', { deleted });
+    // A superseded execution (its job was redelivered) must not end the run, nor tombstone.
+    if (!(await finishRun(tx, run.id, 'succeeded', { deleted, attempt: run.attempts }))) throw new RunNotRunning(run.id);
     const recordCount = await countLive(tx, connector.id, run.entity);
     await markRunEnded(tx, connector.id, run.entity, { ok: true, recordCount, ...(ctx.maxCursor === null ? {} : { cursor: ctx.maxCursor }) });
   });
@@ -173,14 +175,19 @@ export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSi
     for (let i = cp.partition; i < partitions.length; i++) {
       const start = i === cp.partition && cp.page !== null ? cp.page : firstPageParams(ctx.entity, partitions[i] ?? {}, since);
       const done = await syncPartition(deps, ctx, i, start, pages);
-      if (done === false) return 'cancelled';
+      if (done === false) return 'stopped';
       pages = done;
     }
   } finally {
     // Whatever happened, pages already written reach the index before the job ends.
     await ctx.shipper.drain().catch((e: unknown) => ctx.log.warn({ err: { message: (e as Error).message } }, 'index shipping failed; the next run ships it'));
   }
-  await finishSuccess(deps, ctx);
+  try {
+    await finishSuccess(deps, ctx);
+  } catch (e) {
+    if (e instanceof RunNotRunning) return 'stopped';
+    throw e;
+  }
   ctx.log.info({ pages }, 'sync run succeeded');
   return 'succeeded';
 }
