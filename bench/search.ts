@@ -1,0 +1,97 @@
+/**
+ * Search latency at scale on the Postgres backend vs a naive baseline in the same database:
+ * the same documents in a plain jsonb table with no search indexes, queried with the obvious SQL
+ * and OFFSET paging.
+ */
+import { sql, type Kysely } from 'kysely';
+import { catalog } from '../src/connectors/catalog/index.js';
+import { PostgresSearchBackend } from '../src/search/postgres/postgres-backend.js';
+import { runSearch } from '../src/search/search-service.js';
+import { Sandbox } from '../src/sandbox/sandbox.js';
+import type { DB } from '../src/store/db.js';
+import { upsertPage } from '../src/store/records-repo.js';
+import { withShadows } from '../src/worker/page-writer.js';
+import { benchDb } from './lib/stack.js';
+import { round, summarize, timeIt, type Figure } from './lib/stats.js';
+
+const ENTITY = catalog.payments!.entities.customers!;
+
+async function load(db: Kysely<DB>, connectorId: string, n: number, log: (s: string) => void): Promise<Record<string, unknown>[]> {
+  const sb = new Sandbox({ defaultSize: n });
+  const ds = sb.dataset('payments', 'customers');
+  await sql`create table naive (id text primary key, doc jsonb not null)`.execute(db);
+  const sample: Record<string, unknown>[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < n; i += 1000) {
+    const docs = Array.from({ length: Math.min(1000, n - i) }, (_, k) => ds.recordAt(i + k));
+    if (i % 20_000 === 0) sample.push(docs[0] as Record<string, unknown>, docs[500] ?? (docs[0] as Record<string, unknown>));
+    const page = withShadows(docs.map((d) => ({ id: String(d.id), data: d })), ENTITY.searchable);
+    await Promise.all([
+      upsertPage(db, connectorId, 'customers', page),
+      sql`insert into naive (id, doc) select p.id, p.doc from jsonb_to_recordset(${JSON.stringify(docs.map((d) => ({ id: d.id, doc: d })))}::jsonb) as p(id text, doc jsonb)`.execute(db),
+    ]);
+    if ((i / 1000) % 100 === 99) log(`  loaded ${i + 1000} (${Math.round((i + 1000) / ((performance.now() - t0) / 1000))} rec/s)`);
+  }
+  await sql`analyze records`.execute(db);
+  await sql`analyze naive`.execute(db);
+  return sample;
+}
+
+interface Case {
+  readonly name: string;
+  readonly target: number | null;
+  readonly params: () => unknown;
+  readonly naive: (db: Kysely<DB>) => Promise<unknown>;
+}
+
+function cases(sample: Record<string, unknown>[], n: number): Case[] {
+  const pick = (i: number) => sample[i % sample.length] as Record<string, unknown>;
+  const recent = 1_767_225_600 - Math.floor(n * 37 * 0.05);
+  return [
+    { name: 'eq string', target: 5, params: () => ({ query: { filter: { eq: { email: pick(1).email } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where doc->>'email' = ${String(pick(1).email)} order by id limit 50`.execute(db) },
+    { name: 'range + sort + limit 50', target: 20, params: () => ({ query: { filter: { gte: { created: recent } }, sort: [{ created: 'desc' }] }, limit: 50 }), naive: (db) => sql`select id, doc from naive where (doc->>'created')::bigint >= ${recent} order by (doc->>'created')::bigint desc, id limit 50`.execute(db) },
+    { name: 'like substring', target: 30, params: () => ({ query: { filter: { like: { email: 'lovelace12' } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where doc->>'email' ilike '%lovelace12%' order by id limit 50`.execute(db) },
+    { name: 'fuzzy', target: 100, params: () => ({ query: { filter: { fuzzy: { name: 'lovelase' } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where exists (select 1 from regexp_split_to_table(lower(doc->>'name'), '[^[:alnum:]]+') w where levenshtein(w, 'lovelase') <= 2) order by id limit 50`.execute(db) },
+    { name: 'keyword', target: null, params: () => ({ query: { filter: { keyword: { name: 'hopper' } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where lower(doc->>'name') ~ '\\mhopper\\M' order by id limit 50`.execute(db) },
+    {
+      name: '5-clause and/or', target: null,
+      params: () => ({ query: { filter: { and: [{ eq: { currency: 'eur' } }, { or: [{ eq: { tax_exempt: 'none' } }, { like: { name: 'ada%' } }] }, { gte: { balance: 50_000 } }, { neq: { delinquent: true } }] } }, limit: 50 }),
+      naive: (db) => sql`select id, doc from naive where doc->>'currency' = 'eur' and (doc->>'tax_exempt' = 'none' or doc->>'name' ilike 'ada%') and (doc->>'balance')::bigint >= 50000 and coalesce(doc->>'delinquent', '') <> 'true' order by id limit 50`.execute(db),
+    },
+  ];
+}
+
+/** Runs the search benchmark on `n` records; returns its figures. */
+export async function searchBench(n: number, reps: number, log: (s: string) => void): Promise<Figure[]> {
+  const b = await benchDb();
+  try {
+    const backend = new PostgresSearchBackend();
+    await backend.ensureIndex(b.db, { connectorType: 'payments', entity: 'customers', idField: 'id', searchable: ENTITY.searchable ?? {} });
+    log(`search: loading ${n} customers…`);
+    const sample = await load(b.db, b.connectorId, n, log);
+    const deps = { db: b.db, backend, cursorSecret: 'bench-secret-bench-secret' };
+    const connector = { id: b.connectorId, connectorType: 'payments' };
+    const figures: Figure[] = [];
+    for (const c of cases(sample, n)) {
+      const ours = summarize(await timeIt(reps, () => runSearch(deps, connector, 'customers', c.params())));
+      const base = summarize(await timeIt(Math.max(5, Math.floor(reps / 3)), () => c.naive(b.db)));
+      figures.push({ group: 'search', name: `${c.name} p95`, unit: 'ms', value: round(ours.p95), baseline: round(base.p95), ratio: round(ours.p95 / base.p95), target: c.target === null ? 'report' : `≤ ${c.target} ms`, pass: c.target === null ? null : ours.p95 <= c.target, note: `p50 ${round(ours.p50)} p99 ${round(ours.p99)}` });
+      log(`  ${c.name}: p50 ${round(ours.p50)} p95 ${round(ours.p95)} ms (naive p95 ${round(base.p95)} ms)`);
+    }
+    figures.push(...(await pagingFigures(deps, connector, b.db, reps, log)));
+    return figures;
+  } finally {
+    await b.close();
+  }
+}
+
+async function pagingFigures(deps: Parameters<typeof runSearch>[0], connector: { id: string; connectorType: string }, db: Kysely<DB>, reps: number, log: (s: string) => void): Promise<Figure[]> {
+  const params = { query: {}, limit: 50 };
+  let cursor: string | null = null;
+  for (let p = 1; p < 200; p++) cursor = (await runSearch(deps, connector, 'customers', { ...params, ...(cursor === null ? {} : { cursor }) })).next_cursor;
+  const page1 = summarize(await timeIt(reps, () => runSearch(deps, connector, 'customers', params)));
+  const page200 = summarize(await timeIt(reps, () => runSearch(deps, connector, 'customers', { ...params, cursor })));
+  const naive200 = summarize(await timeIt(Math.max(5, Math.floor(reps / 3)), () => sql`select id, doc from naive order by id offset ${199 * 50} limit 50`.execute(db)));
+  log(`  page 1 p95 ${round(page1.p95)} ms, page 200 p95 ${round(page200.p95)} ms (naive OFFSET ${round(naive200.p95)} ms)`);
+  return [{ group: 'search', name: 'page 200 via cursor p95', unit: 'ms', value: round(page200.p95), baseline: round(page1.p95), ratio: round(page200.p95 / page1.p95), target: '≤ 1.5× page 1', pass: page200.p95 <= 1.5 * page1.p95, note: `naive OFFSET page 200 p95 ${round(naive200.p95)} ms` }];
+}
