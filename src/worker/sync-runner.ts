@@ -165,6 +165,7 @@ export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSi
   const run = claim.run;
   const ctx = await loadContext(deps, run, signal);
   await markRunStarted(deps.db, ctx.connector.id, run.entity, run.id);
+  await deps.backend.ensureIndex(deps.db, searchTarget(ctx.connector.connectorType, run.entity));
   const cp = run.checkpoint ?? { partition: 0, page: null };
   const since = await sinceFor(deps, ctx);
   const partitions = await runPartitions(partitionSource(deps, ctx), run.id, cp);

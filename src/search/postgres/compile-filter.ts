@@ -22,6 +22,9 @@ export const FALSE = sql`false`;
 /** The JSON value at a path, stepping only into objects (like the evaluator's resolvePath). */
 export function valueAt(root: Sql, path: FieldPath): Sql {
   const segments = [path.field, ...path.sub];
+  // Plain identifiers are inlined so the expression is a constant that expression indexes
+  // (entity-indexes.ts) can match; anything else stays a bound parameter.
+  if (segments.every((s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s))) return sql`(${root} #> ${sql.lit(`{${segments.join(',')}}`)}::text[])`;
   // `#>` would index into arrays on numeric segments; the contract steps into objects only.
   if (!segments.some((s) => /^-?\d+$/.test(s))) return sql`(${root} #> ${segments}::text[])`;
   return segments.reduce<Sql>((cur, seg) => sql`(case when jsonb_typeof(${cur}) = 'object' then ${cur} -> ${seg}::text end)`, root);
@@ -38,14 +41,23 @@ export function isPresent(value: Sql): Sql {
   return someCandidate(value, (e) => sql`jsonb_typeof(${e}) <> 'null'`);
 }
 
-function eqScalar(e: Sql, v: Exclude<Scalar, null>): Sql {
-  return sql`${e} = ${JSON.stringify(v)}::jsonb`;
+/** `{field: {sub: ... value}}`: the containment probe for a path. */
+export function nest(path: FieldPath, value: unknown): string {
+  return JSON.stringify([path.field, ...path.sub].reduceRight<unknown>((inner, key) => ({ [key]: inner }), value));
+}
+
+/**
+ * Some candidate equals `v`: the value at the path is `v`, or an array holding `v`. Containment
+ * says exactly that (it steps only through objects, and a nested array never contains a bare
+ * scalar), and a GIN jsonb_path_ops index answers it.
+ */
+function eqContainment(doc: Sql, path: FieldPath, v: Exclude<Scalar, null>): Sql {
+  return sql`(${doc} @> ${nest(path, v)}::jsonb or ${doc} @> ${nest(path, [v])}::jsonb)`;
 }
 
 function eqHolds(ctx: RowContext, path: FieldPath, v: Scalar): Sql {
-  const value = valueAt(ctx.doc, path);
-  if (v === null) return sql`not ${isPresent(value)}`;
-  return someCandidate(value, (e) => eqScalar(e, v));
+  if (v === null) return sql`not ${isPresent(valueAt(ctx.doc, path))}`;
+  return eqContainment(ctx.doc, path, v);
 }
 
 const CMP = { gt: sql`>`, gte: sql`>=`, lt: sql`<`, lte: sql`<=` } as const;
@@ -61,13 +73,8 @@ function compareHolds(ctx: RowContext, path: FieldPath, op: keyof typeof CMP, bo
 
 function inHolds(ctx: RowContext, path: FieldPath, values: readonly Scalar[]): Sql {
   const present = values.filter((v): v is Exclude<Scalar, null> => v !== null);
-  const value = valueAt(ctx.doc, path);
-  const parts: Sql[] = [];
-  if (present.length > 0) {
-    const list = present.map((v) => JSON.stringify(v));
-    parts.push(someCandidate(value, (e) => sql`${e} = any(${list}::jsonb[])`));
-  }
-  if (present.length < values.length) parts.push(sql`not ${isPresent(value)}`);
+  const parts: Sql[] = present.map((v) => eqContainment(ctx.doc, path, v));
+  if (present.length < values.length) parts.push(sql`not ${isPresent(valueAt(ctx.doc, path))}`);
   return parts.length === 0 ? FALSE : sql`(${sql.join(parts, sql` or `)})`;
 }
 
@@ -86,8 +93,7 @@ function likeHolds(ctx: RowContext, path: FieldPath, pattern: string): Sql {
 
 function containsHolds(ctx: RowContext, path: FieldPath, v: Scalar): Sql {
   if (v === null) return FALSE;
-  const value = valueAt(ctx.doc, path);
-  return sql`(jsonb_typeof(${value}) = 'array' and ${value} @> ${JSON.stringify([v])}::jsonb and exists (select 1 from jsonb_array_elements(${value}) as k(e) where ${eqScalar(sql.ref('k.e'), v)}))`;
+  return sql`(${ctx.doc} @> ${nest(path, [v])}::jsonb)`;
 }
 
 /** The elements of an array-of-objects value, each with its shadow, for `any`. */

@@ -17,7 +17,7 @@ export interface RankedRow {
   readonly id: Sql;
 }
 
-interface FieldParts {
+export interface FieldParts {
   readonly missing: Sql;
   readonly rank: Sql;
   readonly num: Sql;
@@ -25,7 +25,8 @@ interface FieldParts {
   readonly bool: Sql;
 }
 
-function fieldParts(doc: Sql, path: FieldPath): FieldParts {
+/** The five sort components of a field value (also the columns of the sort indexes). */
+export function fieldParts(doc: Sql, path: FieldPath): FieldParts {
   const v = valueAt(doc, path);
   return {
     missing: sql`(coalesce(jsonb_typeof(${v}), 'null') not in ('number', 'string', 'boolean'))`,
@@ -82,8 +83,9 @@ function keyAfter(key: SortKey, row: RankedRow, v: unknown): [Sql, Sql] {
 
 /** Condition: the row sorts strictly after the cursor's values (lexicographic over keys). */
 export function keysetAfter(sort: readonly SortKey[], row: RankedRow, after: readonly unknown[]): Sql {
-  let cond: Sql = sql`false`;
-  for (let i = sort.length - 1; i >= 0; i--) {
+  // The last key (the id) is unique: "after" there is a plain `>`, which an index range can serve.
+  let cond: Sql = keyAfter(sort[sort.length - 1] as SortKey, row, after[sort.length - 1])[0];
+  for (let i = sort.length - 2; i >= 0; i--) {
     const [gt, eq] = keyAfter(sort[i] as SortKey, row, after[i]);
     cond = sql`(${gt} or (${eq} and ${cond}))`;
   }

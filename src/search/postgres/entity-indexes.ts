@@ -1,11 +1,51 @@
 /**
- * Per-entity indexes of the Postgres search backend on the records table. Kept few on purpose:
- * every index is paid for on every page write.
+ * Per-entity indexes of the Postgres search backend on the records table. Kept few on purpose,
+ * because every index is paid for on every page write:
+ * - one GIN jsonb_path_ops index on `data` for the whole table (migration 0001) answers eq, in
+ *   and contains on any field, as containment;
+ * - here, for the entity's time fields (the usual sort and range keys), one btree per direction
+ *   over exactly the five sort components the compiler orders by, so `sort` + `limit` walks an
+ *   index instead of sorting every match.
  */
+import { createHash } from 'node:crypto';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../store/db.js';
 import type { SearchTarget } from '../dsl/ast.js';
+import { fieldParts } from './compile-sort.js';
 
-/** Creates the entity's search indexes if missing (none beyond the primary key yet). */
-export async function ensureEntityIndexes(_db: Db, _target: SearchTarget): Promise<void> {
-  // The primary key (connector_id, entity, record_id) serves id order and keyset paging.
+const TIME_FIELD = /^(created|updated|modified)(_at|At|_time|Time|_date|Date)?$/;
+const MAX_SORT_FIELDS = 2;
+
+/** Searchable scalar fields worth a sort index: creation/update times. */
+export function sortIndexFields(target: SearchTarget): string[] {
+  return Object.entries(target.searchable)
+    .filter(([name, type]) => TIME_FIELD.test(name) && (type === 'int' || type === 'number' || type === 'string'))
+    .map(([name]) => name)
+    .slice(0, MAX_SORT_FIELDS);
+}
+
+function indexName(target: SearchTarget, field: string, dir: 'asc' | 'desc'): string {
+  const h = createHash('sha1').update(`${target.connectorType}/${target.entity}/${field}/${dir}`).digest('hex').slice(0, 10);
+  return `records_sort_${h}`;
+}
+
+/** DDL of the sort index of `field` in `dir` (exported for tests). */
+export function sortIndexDdl(target: SearchTarget, field: string, dir: 'asc' | 'desc'): RawBuilder<unknown> {
+  const p = fieldParts(sql.ref('data'), { field, sub: [], type: target.searchable[field] ?? 'dynamic' });
+  const d = dir === 'asc' ? sql`asc` : sql`desc`;
+  return sql`create index if not exists ${sql.id(indexName(target, field, dir))} on records
+    (connector_id, ${p.missing} asc, ${p.rank} ${d}, ${p.num} ${d}, ${p.str} ${d}, ${p.bool} ${d}, record_id asc)
+    where entity = ${sql.lit(target.entity)} and deleted_at is null`;
+}
+
+/** Creates the entity's sort indexes if missing; serialized so concurrent first syncs don't race. */
+export async function ensureEntityIndexes(db: Db, target: SearchTarget): Promise<void> {
+  const wanted = sortIndexFields(target).flatMap((field) => (['asc', 'desc'] as const).map((dir) => ({ field, dir, name: indexName(target, field, dir) })));
+  if (wanted.length === 0) return;
+  // CREATE INDEX takes a share lock on records even when the index exists: look first.
+  const { rows } = await sql<{ n: string }>`select indexname as n from pg_indexes where tablename = 'records' and indexname = any(${wanted.map((w) => w.name)})`.execute(db);
+  const missing = wanted.filter((w) => !rows.some((r) => r.n === w.name));
+  if (missing.length === 0) return;
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`sort-indexes/${target.entity}`}, 0))`.execute(db);
+  for (const w of missing) await sortIndexDdl(target, w.field, w.dir).execute(db);
 }
