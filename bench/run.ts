@@ -2,12 +2,17 @@
 import { parseArgs } from 'node:util';
 import { markdownTable, saveResults } from './lib/report.js';
 import type { Figure } from './lib/stats.js';
+import { ingestBench } from './ingest.js';
+import { schedulesBench } from './schedules.js';
 import { searchBench } from './search.js';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean' }, search: { type: 'string' }, reps: { type: 'string' }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { quick: { type: 'boolean' }, ingest: { type: 'string' }, memory: { type: 'string' }, search: { type: 'string' }, schedules: { type: 'string' }, reps: { type: 'string' }, only: { type: 'string' } } });
 const quick = values.quick === true;
 const params = {
+  ingest: Number(values.ingest ?? (quick ? 5_000 : 200_000)),
+  memory: Number(values.memory ?? (quick ? 0 : 1_000_000)),
   search: Number(values.search ?? (quick ? 20_000 : 1_000_000)),
+  schedules: Number(values.schedules ?? (quick ? 500 : 10_000)),
   reps: Number(values.reps ?? (quick ? 20 : 100)),
 };
 const only = values.only?.split(',');
@@ -16,6 +21,10 @@ const log = (s: string): void => void process.stderr.write(`${s}\n`);
 
 const figures: Figure[] = [];
 const started = performance.now();
+if (want('ingest')) figures.push(...(await ingestBench(params.ingest, log)));
+// The memory target is about a 1,000,000-record sync: a separate, bigger ingest run measures it.
+if (want('memory') && params.memory > 0) figures.push(...(await ingestBench(params.memory, log)).filter((f) => f.group === 'memory'));
 if (want('search')) figures.push(...(await searchBench(params.search, params.reps, log)));
+if (want('schedules')) figures.push(...(await schedulesBench(params.schedules, log)));
 const file = saveResults(figures, { ...params, quick });
 process.stdout.write(`\n${markdownTable(figures)}\n\nresults: ${file} (${Math.round((performance.now() - started) / 1000)} s)\n`);

@@ -64,6 +64,7 @@ create index records_version_idx on records (connector_id, entity, version);
 -- Search: eq / in / contains on any field compile to containment (src/search/postgres).
 create index records_data_gin on records using gin (data jsonb_path_ops);
 
+
 create table entity_state (
   connector_id     uuid not null references connectors(id) on delete cascade,
   entity           text not null,

@@ -32,3 +32,4 @@ export function textShadow(value: unknown): unknown {
   }
   return null;
 }
+

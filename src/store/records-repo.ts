@@ -8,6 +8,27 @@ export interface PageRecord {
   readonly data: Record<string, unknown>;
   /** Text shadow of the searchable fields (src/search/doc.ts); null for unsearchable entities. */
   readonly shadow?: unknown;
+  /** md5 of the record's JSON; computed on write when absent. */
+  readonly hash?: string;
+}
+
+/** The content hash of a record: md5 of its JSON text. */
+export function contentHash(data: Record<string, unknown>): string {
+  return createHash('md5').update(JSON.stringify(data)).digest('hex');
+}
+
+/** Stored hashes of live records among `ids` (tombstoned or missing ones are absent). */
+export async function liveHashes(db: Db, connectorId: string, entity: string, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('records')
+    .select(['record_id', 'content_hash'])
+    .where('connector_id', '=', connectorId)
+    .where('entity', '=', entity)
+    .where('record_id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return new Map(rows.map((r) => [r.record_id, r.content_hash]));
 }
 
 /** What a page upsert changed. */
@@ -34,10 +55,7 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
   if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   // Hashing the JSON text here is much cheaper than md5(data::text) in Postgres, which has to
   // re-serialize every jsonb value; a source that reorders keys only costs a redundant update.
-  const payload = JSON.stringify(records.map((r) => {
-    const text = JSON.stringify(r.data);
-    return { id: r.id, data: r.data, shadow: r.shadow ?? null, hash: createHash('md5').update(text).digest('hex') };
-  }));
+  const payload = JSON.stringify(records.map((r) => ({ id: r.id, data: r.data, shadow: r.shadow ?? null, hash: r.hash ?? contentHash(r.data) })));
   const result = await sql<{ inserted: boolean }>`
     insert into records as r (connector_id, entity, record_id, data, shadow, content_hash, version)
     select ${connectorId}::uuid, ${entity}, p.id, p.data, p.shadow, p.hash, nextval('record_version_seq')

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { projectSearchable, textShadow } from '../search/doc.js';
 import type { DB } from '../store/db.js';
-import { lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
+import { contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
 
@@ -34,12 +34,15 @@ export async function writePage(
   records: readonly PageRecord[],
   checkpoint: RunCheckpoint,
 ): Promise<PageResult> {
-  const unique = withShadows(dedupeById(records), run.searchable);
+  const unique = dedupeById(records).map((r) => ({ ...r, hash: r.hash ?? contentHash(r.data) }));
   return db.transaction().execute(async (tx) => {
     await lockEntity(tx, run.connectorId, run.entity);
-    const counts = await upsertPage(tx, run.connectorId, run.entity, unique);
+    // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.
+    const stored = await liveHashes(tx, run.connectorId, run.entity, unique.map((r) => r.id));
+    const changed = withShadows(unique.filter((r) => stored.get(r.id) !== r.hash), run.searchable);
+    const counts = await upsertPage(tx, run.connectorId, run.entity, changed);
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
-    const result = { seen: unique.length, ...counts };
+    const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
     // A run cancelled while this page was in flight must not gain the page: roll it back.
     if (!(await recordPage(tx, run.id, checkpoint, result, run.attempt))) throw new RunNotRunning(run.id);
     return result;

@@ -23,7 +23,8 @@ export async function loadPostgres(db: Kysely<DB>, target: SearchTarget, records
   const backend = new PostgresSearchBackend();
   const connectorId = await insertConnectorRow(db, target.connectorType);
   await backend.ensureIndex(db, target);
-  await upsertPage(db, connectorId, target.entity, withShadows(records.map((r) => ({ id: r.id, data: r.doc })), target.searchable));
+  const page = withShadows(records.map((r) => ({ id: r.id, data: r.doc })), target.searchable);
+  await upsertPage(db, connectorId, target.entity, page);
   return async (query, after) => {
     const rows = await backend.search(db, { target, connectorId, query, after, size: query.limit + 1 });
     const page = rows.slice(0, query.limit);

@@ -1,0 +1,106 @@
+/**
+ * Ingest: a full sync of N sandbox records through runtime → worker (its own process) → store →
+ * index, against a raw COPY of the same rows into a bare table in the same database; then the
+ * same sync again with nothing changed; and the worker's peak RSS.
+ */
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
+import { buildDeps } from '../src/app/deps.js';
+import { triggerSync } from '../src/app/operations.js';
+import { createConnector, parseCreateConnector } from '../src/app/connector-service.js';
+import { loadConfig } from '../src/config.js';
+import { createLogger } from '../src/logger.js';
+import { Sandbox } from '../src/sandbox/sandbox.js';
+import { startSandboxServer } from '../src/sandbox/server.js';
+import { getRun } from '../src/store/runs-repo.js';
+import { createToken, ensureOrganization, findPrincipal } from '../src/store/tokens-repo.js';
+import { spawnWorker } from '../test/integration/helpers/worker-process.js';
+import { benchDb } from './lib/stack.js';
+import { round, type Figure } from './lib/stats.js';
+
+const copyText = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
+
+/** Seconds to COPY the dataset's rows (id, jsonb) into a bare table. */
+async function copyBaseline(url: string, sandbox: Sandbox, n: number): Promise<number> {
+  const ds = sandbox.dataset('payments', 'customers');
+  const lines: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = ds.recordAt(i);
+    lines.push(`${copyText(String(r.id))}\t${copyText(JSON.stringify(r))}\n`);
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('create table copy_baseline (id text, data jsonb)');
+    const t = performance.now();
+    await pipeline(Readable.from(lines), client.query(copyFrom('copy copy_baseline (id, data) from stdin')));
+    return (performance.now() - t) / 1000;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Peak resident set (VmHWM) of a process, in MB. */
+async function peakRssMb(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb / 1024;
+}
+
+async function waitRun(db: Parameters<typeof getRun>[0], id: string): Promise<void> {
+  for (;;) {
+    const run = await getRun(db, id);
+    if (run?.status === 'succeeded') return;
+    if (run !== null && ['failed', 'cancelled'].includes(run.status)) throw new Error(`run ${id} ${run.status}: ${run.error?.message}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Runs the ingest benchmark; `memoryN` > 0 also measures the worker's peak RSS on that many records. */
+export async function ingestBench(n: number, log: (s: string) => void): Promise<Figure[]> {
+  const b = await benchDb();
+  const sandbox = new Sandbox({ defaultSize: n });
+  sandbox.configure({ connectorType: 'payments', entity: 'customers', size: n });
+  const sb = await startSandboxServer({ port: 0, sandbox });
+  const env = { DATABASE_URL: b.pg.url, CONNECTOR_RUNTIME_URL: sb.url, CREDENTIALS_KEY: `k1:${randomBytes(32).toString('base64')}`, CURSOR_SECRET: randomBytes(24).toString('hex'), QUEUE_BACKEND: 'postgres', LOG_LEVEL: 'warn' };
+  const deps = buildDeps(loadConfig(env), { logger: createLogger('warn') });
+  const worker = spawnWorker(env);
+  try {
+    const copySec = await copyBaseline(b.pg.url, sandbox, n);
+    log(`ingest: COPY of ${n} rows ${round(copySec)} s (${Math.round(n / copySec)} rows/s)`);
+    const principal = await findPrincipal(deps.db, await createToken(deps.db, await ensureOrganization(deps.db, 'bench')));
+    const t0 = performance.now();
+    const connector = await createConnector(deps, principal!, parseCreateConnector({ external_user_id: 'b', connector_type: 'payments', name: 'bench', credentials: { api_key: 'k' }, replication_config: { entities: ['customers'] } }));
+    const [first] = await deps.db.selectFrom('sync_runs').select('id').where('connector_id', '=', connector.id).execute();
+    await waitRun(deps.db, first!.id);
+    const syncSec = (performance.now() - t0) / 1000;
+    log(`ingest: full sync ${round(syncSec)} s (${Math.round(n / syncSec)} rec/s)`);
+    const before = await sql<{ v: string }>`select coalesce(max(version), 0)::text as v from records`.execute(deps.db);
+    const t1 = performance.now();
+    const [again] = await triggerSync(deps, connector.id, { entity: 'customers', mode: 'full' });
+    await waitRun(deps.db, again!.id);
+    const resyncSec = (performance.now() - t1) / 1000;
+    // Every insert, update or tombstone takes a new version: rows written = rows with a newer one.
+    const after = await sql<{ n: string }>`select count(*)::text as n from records where version > ${before.rows[0]?.v ?? '0'}::bigint`.execute(deps.db);
+    const written = Number(after.rows[0]?.n ?? 0);
+    const rss = await peakRssMb(worker.child.pid as number);
+    log(`ingest: re-sync ${round(resyncSec)} s, rows written ${written}; worker peak RSS ${round(rss)} MB`);
+    const ratio = n / syncSec / (n / copySec);
+    return [
+      { group: 'ingest', name: `full sync ${n} records`, unit: 'rec/s', value: Math.round(n / syncSec), baseline: Math.round(n / copySec), ratio: round(ratio, 3), target: '≥ 0.5× COPY', pass: ratio >= 0.5 },
+      { group: 'ingest', name: 're-sync unchanged: duration', unit: 's', value: round(resyncSec), baseline: round(syncSec), ratio: round(resyncSec / syncSec), target: '≤ 0.5× first sync', pass: resyncSec / syncSec <= 0.5 },
+      { group: 'ingest', name: 're-sync unchanged: record rows written', unit: 'rows', value: written, baseline: null, ratio: null, target: '0', pass: written === 0 },
+      { group: 'memory', name: `worker peak RSS, ${n}-record sync`, unit: 'MB', value: round(rss), baseline: null, ratio: null, target: '≤ 300 MB', pass: rss <= 300 },
+    ];
+  } finally {
+    await worker.kill('SIGTERM');
+    await deps.close();
+    await sb.close();
+    await b.close();
+  }
+}
