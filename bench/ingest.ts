@@ -62,7 +62,7 @@ async function waitRun(db: Parameters<typeof getRun>[0], id: string): Promise<vo
 }
 
 /** Runs the ingest benchmark; `memoryN` > 0 also measures the worker's peak RSS on that many records. */
-export async function ingestBench(n: number, log: (s: string) => void): Promise<Figure[]> {
+export async function ingestBench(n: number, log: (s: string) => void, opts: { resync?: boolean; copy?: boolean } = {}): Promise<Figure[]> {
   const b = await benchDb();
   const sandbox = new Sandbox({ defaultSize: n });
   sandbox.configure({ connectorType: 'payments', entity: 'customers', size: n });
@@ -71,8 +71,8 @@ export async function ingestBench(n: number, log: (s: string) => void): Promise<
   const deps = buildDeps(loadConfig(env), { logger: createLogger('warn') });
   const worker = spawnWorker(env);
   try {
-    const copySec = await copyBaseline(b.pg.url, sandbox, n);
-    log(`ingest: COPY of ${n} rows ${round(copySec)} s (${Math.round(n / copySec)} rows/s)`);
+    const copySec = opts.copy === false ? Number.NaN : await copyBaseline(b.pg.url, sandbox, n);
+    if (opts.copy !== false) log(`ingest: COPY of ${n} rows ${round(copySec)} s (${Math.round(n / copySec)} rows/s)`);
     const principal = await findPrincipal(deps.db, await createToken(deps.db, await ensureOrganization(deps.db, 'bench')));
     const t0 = performance.now();
     const connector = await createConnector(deps, principal!, parseCreateConnector({ external_user_id: 'b', connector_type: 'payments', name: 'bench', credentials: { api_key: 'k' }, replication_config: { entities: ['customers'] } }));
@@ -80,6 +80,11 @@ export async function ingestBench(n: number, log: (s: string) => void): Promise<
     await waitRun(deps.db, first!.id);
     const syncSec = (performance.now() - t0) / 1000;
     log(`ingest: full sync ${round(syncSec)} s (${Math.round(n / syncSec)} rec/s)`);
+    if (opts.resync === false) {
+      const peak = await peakRssMb(worker.child.pid as number);
+      log(`memory: ${n}-record sync ${round(syncSec)} s, worker peak RSS ${round(peak)} MB`);
+      return [{ group: 'memory', name: `worker peak RSS, ${n}-record sync`, unit: 'MB', value: round(peak), baseline: null, ratio: null, target: '≤ 300 MB', pass: peak <= 300, note: `${Math.round(n / syncSec)} rec/s` }];
+    }
     const before = await sql<{ v: string }>`select coalesce(max(version), 0)::text as v from records`.execute(deps.db);
     const t1 = performance.now();
     const [again] = await triggerSync(deps, connector.id, { entity: 'customers', mode: 'full' });

@@ -12,11 +12,12 @@ export function summarize(ms: readonly number[]): { p50: number; p95: number; p9
   return { p50: percentile(s, 50), p95: percentile(s, 95), p99: percentile(s, 99) };
 }
 
-/** Times `fn` `n` times after `warmup` untimed calls. */
-export async function timeIt(n: number, fn: (i: number) => Promise<unknown>, warmup = 3): Promise<number[]> {
+/** Times `fn` `n` times after `warmup` untimed calls, stopping early after `budgetMs` (at least 5 samples). */
+export async function timeIt(n: number, fn: (i: number) => Promise<unknown>, warmup = 3, budgetMs = 30_000): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn(i);
   const out: number[] = [];
-  for (let i = 0; i < n; i++) {
+  const deadline = performance.now() + budgetMs;
+  for (let i = 0; i < n && (i < 5 || performance.now() < deadline); i++) {
     const t = performance.now();
     await fn(i);
     out.push(performance.now() - t);
