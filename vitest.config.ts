@@ -23,6 +23,19 @@ export default defineConfig({
           fileParallelism: false,
         },
       },
+      {
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['test/integration/global-setup.ts'],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+          // A group of its own (after unit): a browser never runs beside other test files on 2 cores.
+          sequence: { groupOrder: 1 },
+        },
+      },
     ],
   },
 });

@@ -25,6 +25,12 @@ export const REDACT_PATHS = [
   '*.account_key',
   'password',
   '*.password',
+  'server_side_oauth_secret_id',
+  '*.server_side_oauth_secret_id',
+  'cookie',
+  '*.cookie',
+  '*.headers.cookie',
+  '*.headers["set-cookie"]',
 ];
 
 /** Creates the process logger: JSON lines, secrets redacted. `destination` lets tests capture output. */

@@ -48,24 +48,18 @@ function runMetrics(deps: Deps, registry: Registry): void {
       last = totals;
     },
   });
-  const duration = new Histogram({
+  let seenUntil = new Date(0);
+  new Histogram({
     name: 'syncdex_sync_duration_seconds',
-    help: 'Duration of finished sync runs, from start to end',
+    help: 'Duration of finished sync runs, from start to end (each run observed once per API process)',
     labelNames: ['status', 'entity'],
     buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 4 * 3600],
     registers: [registry],
-  });
-  let seenUntil = new Date(0);
-  new Gauge({
-    name: 'syncdex_sync_duration_watermark_seconds',
-    help: 'Finish time (unix seconds) of the newest run the duration histogram has observed',
-    registers: [registry],
     async collect() {
       for (const r of await runsFinishedAfter(deps.db, seenUntil)) {
-        duration.observe({ status: r.status, entity: r.entity }, r.seconds);
+        this.observe({ status: r.status, entity: r.entity }, r.seconds);
         if (r.finished_at > seenUntil) seenUntil = r.finished_at;
       }
-      this.set(seenUntil.getTime() / 1000);
     },
   });
 }

@@ -1,6 +1,6 @@
 /** The HTTP API: one fastify app, auth on every non-public route, one error mapper. */
 import swagger from '@fastify/swagger';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../errors.js';
 import { SEARCH_LIMITS } from '../search/dsl/ast.js';
@@ -18,9 +18,13 @@ import { metricsRoutes } from './routes/metrics.js';
 import { queuesBoard } from './routes/queues-board.js';
 import { publicSchemas, sharedSchemas } from './schemas.js';
 
-/** The onRequest hook: who is calling (401 without a valid credential where one is needed). */
+/**
+ * The onRequest hook: who is calling (401 without a valid credential where one is needed). It
+ * answers auth failures itself, through the one error mapper, because plugins with their own
+ * error handler (bull-board) would otherwise turn them into 500s.
+ */
 function authHook(deps: Deps) {
-  return async (req: FastifyRequest): Promise<void> => {
+  const resolve = async (req: FastifyRequest): Promise<void> => {
     const access = accessOf(req.url.split('?')[0] ?? '');
     if (access === 'public') return;
     if (access === 'bearer' || req.headers.authorization !== undefined) {
@@ -30,6 +34,15 @@ function authHook(deps: Deps) {
       if (req.principal === null) throw new AppError('unauthorized', 'log in at /admin first: the queues board needs the admin session the dashboard sets');
     }
     if (access === 'session') requireAdmin(req);
+  };
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    try {
+      await resolve(req);
+      return undefined;
+    } catch (e) {
+      handleError(e, req, reply);
+      return reply;
+    }
   };
 }
 

@@ -40,6 +40,19 @@ export interface Deps {
 export interface DepsOptions {
   readonly ephemeralSecrets?: boolean;
   readonly logger?: Logger;
+  /**
+   * For processes that only enqueue runs (CLI commands): no CONNECTOR_RUNTIME_URL needed, and
+   * calling the runtime is a `config_invalid` error instead of a start-up failure.
+   */
+  readonly withoutRuntime?: boolean;
+}
+
+function runtimeOf(config: Config, opts: DepsOptions): ConnectorRuntime {
+  if (config.runtimeUrl === undefined && opts.withoutRuntime === true) {
+    return { execute: () => Promise.reject(new AppError('config_invalid', 'this process has no connector runtime: set CONNECTOR_RUNTIME_URL', { path: 'CONNECTOR_RUNTIME_URL' })) };
+  }
+  const baseUrl = need(config.runtimeUrl, 'CONNECTOR_RUNTIME_URL', 'the connector runtime, e.g. `syncdex sandbox` at http://127.0.0.1:8090');
+  return new HttpConnectorRuntime({ baseUrl, token: config.runtimeToken, timeoutMs: config.runtimeTimeoutMs });
 }
 
 function missing(name: string, hint: string): never {
@@ -63,13 +76,12 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
   const databaseUrl = need(config.databaseUrl, 'DATABASE_URL', 'point it at Postgres, or run `syncdex demo` for the embedded setup');
   const keyring = config.credentialsKey !== undefined ? parseKeyring(config.credentialsKey) : opts.ephemeralSecrets === true ? ephemeralKeyring() : missing('CREDENTIALS_KEY', 'a base64 32-byte key, e.g. `openssl rand -base64 32`');
   const cursorSecret = config.cursorSecret ?? (opts.ephemeralSecrets === true ? randomBytes(32).toString('base64url') : missing('CURSOR_SECRET', 'a random string of 16+ characters shared by every API process'));
-  const runtimeUrl = need(config.runtimeUrl, 'CONNECTOR_RUNTIME_URL', 'the connector runtime, e.g. `syncdex sandbox` at http://127.0.0.1:8090');
+  const runtime = runtimeOf(config, opts);
   const { db, pool } = createDb(databaseUrl);
   const queueUrl = config.queueBackend === 'redis' ? need(config.redisUrl, 'REDIS_URL', 'or set QUEUE_BACKEND=postgres') : databaseUrl;
   const queues = createQueueFactory({ kind: config.queueBackend, url: queueUrl });
   const syncQueue = queues.queue<SyncJob>(SYNC_QUEUE);
   const scheduleQueue = queues.queue<ScheduleJob>(SCHEDULE_QUEUE);
-  const runtime = new HttpConnectorRuntime({ baseUrl: runtimeUrl, token: config.runtimeToken, timeoutMs: config.runtimeTimeoutMs });
   return {
     config,
     logger,

@@ -10,7 +10,7 @@
  */
 import { AppError } from '../errors.js';
 import type { SearchBackend } from '../search/backend.js';
-import { projectSearchable, textShadow } from '../search/doc.js';
+import { projectSearchable } from '../search/doc.js';
 import type { SearchTarget } from '../search/dsl/ast.js';
 import { OpenSearchBackend } from '../search/opensearch/opensearch-backend.js';
 import { searchTarget } from '../search/target.js';
@@ -20,6 +20,7 @@ import { changesSince, lockEntity } from '../store/records-repo.js';
 import { getWatermark, setWatermark } from '../store/watermarks-repo.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
+import { withShadows } from '../worker/page-writer.js';
 
 /** What a reindex did, as the admin API returns it. */
 export type ReindexResult =
@@ -76,7 +77,8 @@ async function recomputeShadows(db: Kysely<DB>, connectorId: string, target: Sea
       // Under the lock no page writer changes these rows between our read and our write.
       await lockEntity(tx, connectorId, target.entity);
       const rows = await recordBatch(tx, connectorId, target.entity, after, BATCH);
-      updated += await writeShadows(tx, connectorId, target.entity, rows.map((r) => ({ id: r.record_id, shadow: textShadow(projectSearchable(target.searchable, r.data)) })));
+      // The page writer's own function: a reindex derives exactly what a sync would have written.
+      updated += await writeShadows(tx, connectorId, target.entity, withShadows(rows.map((r) => ({ id: r.record_id, data: r.data })), target.searchable));
       return rows;
     });
     const last = batch[batch.length - 1];

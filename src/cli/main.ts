@@ -1,8 +1,14 @@
 /** `syncdex <command>`: dispatch, one error printer, exit codes. */
 import { isAppError } from '../errors.js';
+import { catalogCommand } from './commands/catalog.js';
+import { connectorsCommand } from './commands/connectors.js';
 import { demoCommand } from './commands/demo.js';
-import { searchCommand, syncCommand, tokensCommand } from './commands/ops.js';
+import { operatorCommand } from './commands/operators.js';
+import { replayCommand, runsCommand } from './commands/runs.js';
+import { searchCommand } from './commands/search.js';
 import { apiCommand, migrateCommand, sandboxCommand, workerCommand } from './commands/serve.js';
+import { syncCommand } from './commands/sync.js';
+import { tokensCommand } from './commands/tokens.js';
 
 const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   migrate: migrateCommand,
@@ -10,23 +16,41 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   worker: workerCommand,
   sandbox: sandboxCommand,
   demo: demoCommand,
+  catalog: catalogCommand,
+  connectors: connectorsCommand,
   sync: syncCommand,
   search: searchCommand,
+  runs: runsCommand,
+  replay: replayCommand,
+  cancel: operatorCommand('cancel'),
+  pause: operatorCommand('pause'),
+  resume: operatorCommand('resume'),
+  resync: operatorCommand('resync'),
+  reset: operatorCommand('reset'),
+  reindex: operatorCommand('reindex'),
   tokens: tokensCommand,
 };
 
 const USAGE = `usage: syncdex <command> [options]
 
   migrate                         apply database migrations (idempotent)
-  api                             serve the HTTP API on $PORT
+  api                             serve the HTTP API (and the /admin dashboard) on $PORT
   worker [--concurrency N]        run sync jobs
   sandbox [--size N] [--seed S]   serve the sandbox connector runtime on $SANDBOX_PORT
   demo [--customers N]            everything embedded: sync customers, run searches
-  sync <connector> [--entity E] [--mode full|incremental] [--wait]
+  catalog [--connector C]         connector kinds → entities: actions, id field, searchable fields, source
+  connectors create --org O --type T --name N (--credentials JSON | --oauth-secret-id ID) [--config JSON] [--user U]
+  connectors list [--org O] [--limit N] | connectors show <connector>
+  sync <connector> [--entity E] [--mode full|incremental|auto] [--wait]
   search <connector> <entity> --filter JSON [--sort JSON] [--limit N] [--cursor C] [--fields JSON]
-  tokens create --org O [--admin]
+  runs [--status S[,S]] [--connector C] [--entity E] [--since T] [--until T] [--limit N] | runs show <run>
+  replay <run> [--from-start] [--wait]
+  cancel <run> | pause <connector> | resume <connector>
+  resync <connector> <entity> | reset <connector> <entity> | reindex <connector_type> <entity>
+  tokens create --org O [--admin] [--label L]
 
-Every command that prints data accepts --json.`;
+Every command that prints data accepts --json. The exit status is 1 when a command fails
+(a run that ends failed or cancelled under --wait included), 2 for an unknown command.`;
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;

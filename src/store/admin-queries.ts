@@ -170,11 +170,12 @@ export async function recordBatch(db: Db, connectorId: string, entity: string, a
 }
 
 /** Writes recomputed text shadows in one statement; data and versions stay as they are. */
-export async function writeShadows(db: Db, connectorId: string, entity: string, rows: readonly { id: string; shadow: unknown }[]): Promise<number> {
+export async function writeShadows(db: Db, connectorId: string, entity: string, rows: readonly { id: string; shadow?: unknown }[]): Promise<number> {
   if (rows.length === 0) return 0;
+  const payload = JSON.stringify(rows.map((r) => ({ id: r.id, shadow: r.shadow ?? null })));
   const res = await sql`
     update records r set shadow = p.shadow
-      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(id text, shadow jsonb)
+      from jsonb_to_recordset(${payload}::jsonb) as p(id text, shadow jsonb)
      where r.connector_id = ${connectorId}::uuid and r.entity = ${entity} and r.record_id = p.id
        and r.shadow is distinct from p.shadow`.execute(db);
   return Number(res.numAffectedRows ?? 0n);

@@ -3,31 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../app/deps.js';
 import { cancelRun, replayRun } from '../../app/operations.js';
 import { AppError } from '../../errors.js';
-import { findRunRow, listRuns, replayChain, type RunFilter } from '../../store/admin-queries.js';
-import type { RunStatus } from '../../store/schema.js';
-import { decodeRunsCursor, encodeRunsCursor, objectOf, onlyKeys, optBool, optEnumList, optInstant, optInt, optKey, optString, optUuid, runIdParam } from '../params.js';
+import { findRunRow, listRuns, replayChain } from '../../store/admin-queries.js';
+import { encodeRunsCursor, objectOf, onlyKeys, optBool, runIdParam } from '../params.js';
+import { parseRunsQuery } from '../runs-query.js';
 import { adminSchemas } from '../schemas.js';
 import { runDetail, runSummary } from '../views.js';
-
-const STATUSES: readonly RunStatus[] = ['queued', 'running', 'succeeded', 'failed', 'cancelled'];
-const LIST_KEYS = ['connector_id', 'entity', 'status', 'since', 'until', 'limit', 'cursor'];
-
-/** Parses the runs-list query; every problem names its parameter. */
-export function parseRunsQuery(query: unknown): { filter: RunFilter; limit: number; beforeId: string | undefined } {
-  const q = objectOf(query, 'query');
-  onlyKeys(q, LIST_KEYS);
-  const filter: RunFilter = {
-    connectorId: optUuid(q, 'connector_id'),
-    entity: optKey(q, 'entity'),
-    statuses: optEnumList(q, 'status', STATUSES),
-    since: optInstant(q, 'since'),
-    until: optInstant(q, 'until'),
-  };
-  if (filter.since !== undefined && filter.until !== undefined && filter.since >= filter.until) {
-    throw new AppError('invalid_request', 'since must be before until', { path: 'since' });
-  }
-  return { filter, limit: optInt(q, 'limit', 1, 500) ?? 50, beforeId: decodeRunsCursor(optString(q, 'cursor', 128)) };
-}
 
 async function runOr404(deps: Deps, id: string) {
   const run = await findRunRow(deps.db, runIdParam(id));

@@ -1,0 +1,105 @@
+// The dashboard's entry: login, polling, filters, and confirmed actions.
+import { api, ApiError, query, token } from './api.js';
+import { renderChart } from './chart.js';
+import { renderConnectors, syncOptions } from './connectors.js';
+import { fill, h } from './dom.js';
+import { renderRuns } from './runs.js';
+
+const POLL_MS = 2000;
+const SESSION_REFRESH_MS = 10 * 60 * 1000;
+const $ = (id) => document.getElementById(id);
+const state = { timer: null, sessionTimer: null, busy: false, limit: 50 };
+
+function notice(text, kind = 'info') {
+  const el = $('notice');
+  el.className = `notice ${kind}`;
+  fill(el, text ?? '');
+}
+
+function showApp(loggedIn) {
+  $('login').hidden = loggedIn;
+  $('app').hidden = !loggedIn;
+  $('logout').hidden = !loggedIn;
+  $('queues-link').hidden = !loggedIn;
+}
+
+/** Asks, performs, refreshes: every button goes through here. */
+async function act(question, method, path, body) {
+  if (!window.confirm(question)) return;
+  try {
+    const res = await api(method, path, body);
+    const run = res.run ?? res.runs?.[0];
+    notice(run ? `Done: run #${run.id} is ${run.status}.` : 'Done.', 'ok');
+  } catch (e) {
+    notice(`${e.code ?? 'error'}: ${e.message}`, 'error');
+  }
+  await refresh();
+}
+
+function filters() {
+  return { connector_id: $('f-connector').value, entity: $('f-entity').value, status: $('f-status').value, limit: state.limit };
+}
+
+async function refresh() {
+  if (state.busy) return;
+  state.busy = true;
+  try {
+    const [{ connectors }, { runs, next_cursor }] = await Promise.all([api('GET', '/admin/api/connectors'), api('GET', `/admin/api/runs${query(filters())}`)]);
+    syncOptions($('f-connector'), connectors.map((c) => [c.id, `${c.name} (${c.connector_type})`]));
+    syncOptions($('f-entity'), [...new Set(connectors.flatMap((c) => c.entities.map((e) => e.entity)))].sort().map((e) => [e, e]));
+    renderConnectors($('connectors'), connectors, act);
+    renderRuns(document.querySelector('#runs tbody'), runs, act);
+    renderChart($('chart'), runs);
+    $('more').hidden = next_cursor === null;
+    fill($('refreshed'), `updated ${new Date().toLocaleTimeString()}`);
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return logout(`${e.message}`);
+    notice(`Could not refresh: ${e.message}`, 'error');
+  } finally {
+    state.busy = false;
+  }
+}
+
+async function startSession() {
+  const info = await api('POST', '/admin/api/session', {});
+  fill($('backends'), `search: ${info.search_backend} · queue: ${info.queue_backend}`);
+}
+
+async function login(value) {
+  token.set(value);
+  try {
+    await startSession();
+  } catch (e) {
+    const why = e instanceof ApiError && e.status === 403 ? 'this token is not an admin token' : e.message;
+    return logout(`Login failed: ${why}`);
+  }
+  showApp(true);
+  await refresh();
+  state.timer = setInterval(refresh, POLL_MS);
+  state.sessionTimer = setInterval(() => startSession().catch(() => undefined), SESSION_REFRESH_MS);
+}
+
+function logout(message) {
+  if (token.get()) api('DELETE', '/admin/api/session').catch(() => undefined);
+  token.clear();
+  clearInterval(state.timer);
+  clearInterval(state.sessionTimer);
+  showApp(false);
+  fill($('login-error'), message ?? '');
+}
+
+function init() {
+  $('login-form').addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const value = $('token').value.trim();
+    $('token').value = '';
+    if (value) login(value);
+  });
+  $('logout').addEventListener('click', () => logout());
+  $('filters').addEventListener('change', () => ((state.limit = 50), refresh()));
+  $('more').addEventListener('click', () => ((state.limit = Math.min(500, state.limit + 50)), refresh()));
+  if (token.get()) login(token.get());
+  else showApp(false);
+}
+
+init();

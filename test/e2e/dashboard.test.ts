@@ -1,0 +1,106 @@
+/**
+ * The dashboard in a real browser: Debian's headless Chromium driven by playwright-core. Logs in
+ * with an admin token, finds a failed run, replays it through the confirmation dialog and sees
+ * the replay succeed; on the way, a connector named like an XSS payload must render as text.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../integration/helpers/harness.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const HAVE_CHROMIUM = existsSync(CHROMIUM);
+// The user data dir is passed as launchPersistentContext's first argument (Playwright refuses it in args).
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const HOSTILE_NAME = '<img src=x onerror="window.__xss=1">Shop';
+
+if (!HAVE_CHROMIUM) {
+  process.stderr.write(`\n⚠ SKIPPING dashboard e2e tests: Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)\n\n`);
+}
+
+describe.skipIf(!HAVE_CHROMIUM)('dashboard in headless Chromium', () => {
+  let h: Harness;
+  let context: BrowserContext;
+  let page: Page;
+  let baseUrl: string;
+  let admin: string;
+  let failedRunId: string;
+  let profile: string;
+  const consoleErrors: string[] = [];
+
+  beforeAll(async () => {
+    h = await startHarness();
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 150 });
+    admin = await h.token('ops', true);
+    const connector = await h.createConnector(await h.token('acme'), { name: HOSTILE_NAME });
+    expect((await h.waitRun((await h.runsOf(connector.id))[0]!.id)).status).toBe('succeeded');
+    // A run that fails: the third party refuses every call until the fault is cleared.
+    h.sandbox.faults.arm({ kind: 'status', status: 401, count: -1, connectorType: 'payments', entity: 'customers', message: 'token revoked upstream' });
+    const res = await h.app.inject({ method: 'POST', url: `/admin/api/connectors/${connector.id}/sync`, headers: { authorization: `Bearer ${admin}` }, payload: { entity: 'customers' } });
+    failedRunId = (res.json() as { runs: { id: string }[] }).runs[0]!.id;
+    expect((await h.waitRun(failedRunId)).status).toBe('failed');
+    h.sandbox.faults.clear();
+    baseUrl = await h.app.listen({ port: 0, host: '127.0.0.1' });
+    profile = mkdtempSync(join(tmpdir(), 'syncdex-chromium-'));
+    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 1000 } });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('console', (m) => void (m.type() === 'error' && consoleErrors.push(m.text())));
+    page.on('pageerror', (e) => void consoleErrors.push(e.message));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await h?.close();
+    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it('logs in with an admin token and shows the failed run with its error', async () => {
+    await page.goto(`${baseUrl}/admin`);
+    await page.fill('#token', admin);
+    await page.click('#login-form button[type=submit]');
+    const row = page.locator(`tr[data-run-id="${failedRunId}"][data-status="failed"]`);
+    await row.waitFor({ timeout: 15_000 });
+    await expect.poll(() => row.locator('.error-cell').innerText()).toContain('token revoked upstream');
+    const stored = await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('syncdex.adminToken'));
+    expect(stored).toBe(admin);
+  });
+
+  it('renders hostile connector names as text, running nothing', async () => {
+    await page.locator('.card .name').first().waitFor();
+    expect(await page.locator('.card .name').first().innerText()).toBe(HOSTILE_NAME);
+    expect(await page.locator('.card img, #runs img').count()).toBe(0);
+    expect(await page.evaluate(() => (globalThis as unknown as { __xss?: number }).__xss)).toBeUndefined();
+  });
+
+  it('replays the failed run after confirming, and shows the replay succeed', async () => {
+    const questions: string[] = [];
+    page.once('dialog', (d) => void (questions.push(d.message()), d.accept()));
+    await page.locator(`tr[data-run-id="${failedRunId}"] button[data-action="replay"]`).click();
+    await expect.poll(() => questions.length).toBe(1);
+    expect(questions[0]).toContain(`#${failedRunId}`);
+    const replayOf = async () => (await h.deps.db.selectFrom('sync_runs').select('id').where('replay_of', '=', failedRunId).executeTakeFirst())?.id;
+    await expect.poll(replayOf, { timeout: 10_000 }).toBeDefined();
+    const replay = (await replayOf()) as string;
+    await page.locator(`tr[data-run-id="${replay}"][data-status="succeeded"]`).waitFor({ timeout: 60_000 });
+    expect(await page.locator(`tr[data-run-id="${replay}"]`).innerText()).toContain(`replay of #${failedRunId}`);
+    await page.locator('#chart svg rect').first().waitFor();
+    mkdirSync('artifacts', { recursive: true });
+    await page.screenshot({ path: 'artifacts/dashboard.png', fullPage: true });
+  });
+
+  it('logged no script errors on the dashboard (CSP violations included)', () => {
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('opens bull-board with the session cookie the login set', async () => {
+    // bull-board's own page is not ours to police: stop collecting console errors here.
+    page.removeAllListeners('console');
+    const res = await page.goto(`${baseUrl}/admin/queues`);
+    expect(res?.status()).toBe(200);
+    const api = await page.evaluate(async () => (await fetch('/admin/queues/api/queues')).status);
+    expect(api).toBe(200);
+  });
+
+});

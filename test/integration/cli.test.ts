@@ -1,0 +1,91 @@
+/** The `syncdex` command as operators run it: a real process on the test database, exit codes included. */
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDeps, type Deps } from '../../src/app/deps.js';
+import { loadConfig } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+
+type Result = { code: number; stdout: string; stderr: string };
+
+describe('syncdex CLI', () => {
+  let h: Harness;
+  let env: Record<string, string>;
+  let deps: Deps;
+  let worker: RunningWorker;
+  let connectorId: string;
+  let runId: string;
+
+  const cli = (...args: string[]): Promise<Result> =>
+    new Promise((resolve) => {
+      execFile(process.execPath, ['bin/syncdex.mjs', ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+        resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr });
+      });
+    });
+  const json = <T>(r: Result): T => {
+    expect(r.code, r.stderr).toBe(0);
+    return JSON.parse(r.stdout) as T;
+  };
+
+  beforeAll(async () => {
+    // No harness worker: the CLI seals credentials with CREDENTIALS_KEY, so the worker must share it.
+    h = await startHarness({ worker: false });
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 40 });
+    env = {
+      DATABASE_URL: h.deps.config.databaseUrl as string,
+      CONNECTOR_RUNTIME_URL: h.deps.config.runtimeUrl as string,
+      QUEUE_BACKEND: 'postgres',
+      CREDENTIALS_KEY: `k1:${randomBytes(32).toString('base64')}`,
+      CURSOR_SECRET: randomBytes(24).toString('hex'),
+      LOG_LEVEL: 'warn',
+    };
+    deps = buildDeps(loadConfig(env), { logger: createLogger('warn', process.stderr) });
+    worker = startWorker(deps, { concurrency: 2 });
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await deps?.close();
+    await h?.close();
+  });
+
+  it('creates a token and a connector, and lists and shows it', async () => {
+    expect(json<{ token: string }>(await cli('tokens', 'create', '--org', 'cli-org', '--admin', '--json')).token).toMatch(/^sdx_/);
+    const created = json<{ id: string; name: string }>(await cli('connectors', 'create', '--org', 'cli-org', '--type', 'payments', '--name', 'CLI shop', '--credentials', '{"api_key":"sk_cli_secret"}', '--config', '{"entities":["customers"]}', '--json'));
+    connectorId = created.id;
+    expect(created.name).toBe('CLI shop');
+    const [run] = await h.runsOf(connectorId);
+    runId = run!.id;
+    expect((await h.waitRun(runId)).status).toBe('succeeded');
+    const listed = json<{ id: string }[]>(await cli('connectors', 'list', '--org', 'cli-org', '--json'));
+    expect(listed.map((c) => c.id)).toEqual([connectorId]);
+    const shown = await cli('connectors', 'show', connectorId);
+    expect(shown.stdout).toContain('customers');
+    expect(shown.stdout).toContain('40 records');
+    expect(shown.stdout + shown.stderr).not.toContain('sk_cli_secret');
+  });
+
+  it('lists runs with filters and replays one, waiting for it', async () => {
+    const runs = json<{ id: string; status: string }[]>(await cli('runs', '--connector', connectorId, '--status', 'succeeded', '--entity', 'customers', '--json'));
+    expect(runs.map((r) => r.id)).toEqual([runId]);
+    const replay = json<{ replay_of: string; status: string; counters: { seen: number } }>(await cli('replay', runId, '--from-start', '--wait', '--json'));
+    expect(replay).toMatchObject({ replay_of: runId, status: 'succeeded', counters: { seen: 40 } });
+  });
+
+  it('prints the catalog as JSON and as a summary', async () => {
+    const catalog = json<Record<string, { entities: Record<string, { id_field: string; searchable: unknown; source: string; actions: string[] }> }>>(await cli('catalog', '--json'));
+    expect(Object.keys(catalog)).toHaveLength(17);
+    expect(catalog.payments?.entities.customers).toMatchObject({ id_field: 'id', source: 'reference', actions: expect.arrayContaining(['search']) });
+  });
+
+  it('exits non-zero on failure, naming the problem', async () => {
+    const bad = await cli('runs', '--status', 'bogus');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('status');
+    const missing = await cli('replay', '999999');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('not_found');
+    expect((await cli('no-such-command')).code).toBe(2);
+  });
+});
