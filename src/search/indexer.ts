@@ -27,6 +27,8 @@ export async function shipBatch(deps: IndexerDeps, connectorId: string, target: 
   return deps.db.transaction().execute(async (tx) => {
     await lockEntity(tx, connectorId, target.entity);
     const index = await deps.backend.ensureIndex(tx, target);
+    // Watermarks reference the index by name: register it (idempotently) before the first one.
+    await tx.insertInto('search_indexes').values({ name: index, connector_type: target.connectorType, entity: target.entity }).onConflict((oc) => oc.column('name').doNothing()).execute();
     const watermark = await getWatermark(tx, index, connectorId, target.entity);
     const changes = await changesSince(tx, connectorId, target.entity, watermark, batchSize);
     const last = changes[changes.length - 1];

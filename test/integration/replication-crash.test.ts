@@ -60,7 +60,7 @@ describe('crash-resume: a full sync survives workers killed with SIGKILL', () =>
     await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
     await expectIndexEqualsStore(h, token, id, 'customers');
     expect(await survivor.kill('SIGTERM')).toBe(0);
-  });
+  }, 300_000);
 
   it('SIGTERM finishes the current page, saves the checkpoint, exits 0; another worker resumes the same run', async () => {
     const second = (await h.createConnector(token)).id;
@@ -79,5 +79,5 @@ describe('crash-resume: a full sync survives workers killed with SIGKILL', () =>
     expect(final.status).toBe('succeeded');
     expect(final.attempts).toBe(2);
     await expectStoreEqualsSandbox(h, second, 'payments', 'customers');
-  });
+  }, 300_000);
 });
