@@ -63,10 +63,19 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  async (code) => exitAfterFlush(code),
   (e: unknown) => {
     const msg = isAppError(e) ? `${e.code}: ${e.message}${e.path !== undefined ? ` (at ${e.path})` : ''}` : e instanceof Error ? e.message : String(e);
     process.stderr.write(`syncdex: ${msg}\n`);
-    process.exit(1);
+    void exitAfterFlush(1);
   },
 );
+
+/**
+ * Exits once stdout and stderr have handed everything to the OS: on a pipe, writes are
+ * asynchronous, and exiting right away cut long outputs (`catalog --json`) short.
+ */
+async function exitAfterFlush(code: number): Promise<never> {
+  await Promise.all([process.stdout, process.stderr].map((s) => new Promise<void>((resolve) => s.write('', () => resolve()))));
+  process.exit(code);
+}

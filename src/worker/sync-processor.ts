@@ -1,5 +1,5 @@
 /** The BullMQ processor of sync jobs: runs the run, and decides between retry and failure. */
-import { DelayedError, UnrecoverableError, type Job } from 'bullmq';
+import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq';
 
 /** How long a throttled run waits before trying to start again. */
 export const THROTTLE_DELAY_MS = 2_000;
@@ -22,12 +22,17 @@ export function syncProcessor(deps: SyncDeps, signal?: AbortSignal) {
       }
       return outcome;
     } catch (e) {
-      if (e instanceof DelayedError) throw e;
+      if (e instanceof DelayedError || e instanceof WaitingError) throw e;
       const retryable = isAppError(e) && e.retryable;
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.warn({ err: { code: isAppError(e) ? e.code : 'internal', message: (e as Error).message }, retryable, attempt: job.attemptsMade + 1 }, 'sync run attempt failed');
-      if (retryable && !last && signal?.aborted !== true) throw e;
-      if (retryable && signal?.aborted === true) throw e;
+      if (retryable && signal?.aborted === true) {
+        // Shutting down: hand the job straight back to the queue without spending an attempt or
+        // waiting out a backoff; the run resumes from its checkpoint on the next worker.
+        await job.moveToWait(token);
+        throw new WaitingError();
+      }
+      if (retryable && !last) throw e;
       const run = await getRun(deps.db, runId);
       if (run !== null) await failRun(deps, { id: run.id, connectorId: run.connector_id, entity: run.entity }, e);
       throw new UnrecoverableError((e as Error).message);

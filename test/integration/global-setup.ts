@@ -16,7 +16,7 @@ declare module 'vitest' {
 let services: ProvidedService[] = [];
 
 export async function setup(project: TestProject): Promise<void> {
-  const pg = await providePostgres(process.env.DATABASE_URL, { settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off' } });
+  const pg = await providePostgres(process.env.DATABASE_URL, { settings: { fsync: 'off', synchronous_commit: 'off', full_page_writes: 'off', max_connections: '500' } });
   services.push(pg);
   project.provide('databaseUrl', pg.url);
   const redis = await provideRedis(process.env.REDIS_URL);

@@ -75,7 +75,9 @@ describe('crash-resume: a full sync survives workers killed with SIGKILL', () =>
     expect(paused?.checkpoint?.page).toMatchObject({ starting_after: expect.stringMatching(/^cus_/) });
     const next = spawnWorker({ ...h.env, ...env });
     workers.push(next);
-    const final = await h.waitRun(run!.id, 240_000);
+    const final = await h.waitRun(run!.id, 240_000).catch((e: Error) => {
+      throw new Error(`${e.message}; resuming worker said: ${next.output.join('').slice(-2000)}`);
+    });
     expect(final.status).toBe('succeeded');
     expect(final.attempts).toBe(2);
     await expectStoreEqualsSandbox(h, second, 'payments', 'customers');
