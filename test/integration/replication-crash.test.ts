@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getRun } from '../../src/store/runs-repo.js';
 import { expectIndexEqualsStore, expectStoreEqualsSandbox } from './helpers/compare.js';
@@ -75,8 +76,10 @@ describe('crash-resume: a full sync survives workers killed with SIGKILL', () =>
     expect(paused?.checkpoint?.page).toMatchObject({ starting_after: expect.stringMatching(/^cus_/) });
     const next = spawnWorker({ ...h.env, ...env });
     workers.push(next);
-    const final = await h.waitRun(run!.id, 240_000).catch((e: Error) => {
-      throw new Error(`${e.message}; resuming worker said: ${next.output.join('').slice(-2000)}`);
+    const final = await h.waitRun(run!.id, 240_000).catch(async (e: Error) => {
+      const activity = await sql<{ s: string }>`select state || ' ' || coalesce(wait_event_type, '') || ':' || coalesce(wait_event, '') || ' ' || left(query, 120) as s from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(h.deps.db);
+      const inFlight = h.sandbox.faults.maxInFlight('payments', 'customers');
+      throw new Error(`${e.message}; sandbox calls ${h.sandbox.faults.callsFor('payments', 'customers')} (max in flight ${inFlight}); db: ${activity.rows.map((r) => r.s).join(' | ')}; resuming worker said: ${next.output.join('').slice(-2000)}`);
     });
     expect(final.status).toBe('succeeded');
     expect(final.attempts).toBe(2);
