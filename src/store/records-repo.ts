@@ -84,19 +84,23 @@ export async function markSeen(db: Db, runId: string, ids: readonly string[]): P
 }
 
 /**
- * Tombstones live records a completed full run did not see; returns how many. Written as an
- * EXCEPT so the plan stays a hash/sort set difference even on fresh, unanalyzed tables (a
- * correlated NOT EXISTS was planned as a nested loop there: quadratic in the entity's size).
+ * Tombstones live records a completed full run did not see; returns how many. The set
+ * difference is computed once (a MATERIALIZED CTE, then an array the primary key is probed
+ * with): on fresh, unanalyzed tables the planner turned both a correlated NOT EXISTS and a joined
+ * EXCEPT into nested loops that re-ran per row (minutes for 50,000 records in CI).
  */
 export async function tombstoneUnseen(db: Db, connectorId: string, entity: string, runId: string): Promise<number> {
   const result = await sql`
+    with gone as materialized (
+      select record_id from records
+       where connector_id = ${connectorId}::uuid and entity = ${entity} and deleted_at is null
+      except
+      select record_id from sync_run_seen where run_id = ${runId}::bigint
+    )
     update records r
        set deleted_at = now(), version = nextval('record_version_seq'), updated_at = now()
-      from (select record_id from records
-             where connector_id = ${connectorId}::uuid and entity = ${entity} and deleted_at is null
-            except
-            select record_id from sync_run_seen where run_id = ${runId}::bigint) gone
-     where r.connector_id = ${connectorId}::uuid and r.entity = ${entity} and r.record_id = gone.record_id`.execute(db);
+     where r.connector_id = ${connectorId}::uuid and r.entity = ${entity}
+       and r.record_id = any(array(select record_id from gone))`.execute(db);
   return Number(result.numAffectedRows ?? 0n);
 }
 
