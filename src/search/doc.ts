@@ -1,8 +1,9 @@
 /**
- * What an index stores for a record: its searchable projection, and a "text shadow" of it —
- * the same shape with every string replaced by `{l: lower-cased, w: words}` — so `like`,
- * `fuzzy` and `keyword` in every backend lower-case and split text exactly like the reference
- * evaluator (String#toLowerCase, textWords), at index time, whatever the database's locale.
+ * What an index stores for a record: its searchable projection, and a sparse "text shadow" of
+ * it, so `like`, `fuzzy` and `keyword` in every backend lower-case and split text exactly like
+ * the reference evaluator (String#toLowerCase, textWords), whatever the database's locale.
+ * ASCII strings need no shadow: lower-casing and splitting them in SQL (`sx_lower`, `sx_words`,
+ * migration 0002) is exact. Only strings with other characters get `{l, w}`, computed here.
  */
 import { textWords } from './dsl/text.js';
 
@@ -21,15 +22,26 @@ export interface TextShadow {
   readonly w: readonly string[];
 }
 
-/** Same shape as `value`; strings become {@link TextShadow}s, other scalars become null. */
+const ASCII = /^[\x00-\x7f]*$/;
+
+/**
+ * The sparse shadow of a value: strings with non-ASCII characters become {@link TextShadow}s;
+ * objects keep only keys with a shadow, arrays keep positions (null where nothing is needed);
+ * `undefined` when the value needs no shadow at all (the usual case).
+ */
 export function textShadow(value: unknown): unknown {
-  if (typeof value === 'string') return { l: value.toLowerCase(), w: [...new Set(textWords(value))] } satisfies TextShadow;
-  if (Array.isArray(value)) return value.map(textShadow);
+  if (typeof value === 'string') return ASCII.test(value) ? undefined : ({ l: value.toLowerCase(), w: [...new Set(textWords(value))] } satisfies TextShadow);
+  if (Array.isArray(value)) {
+    const items = value.map(textShadow);
+    return items.some((i) => i !== undefined) ? items.map((i) => i ?? null) : undefined;
+  }
   if (typeof value === 'object' && value !== null) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[k] = textShadow(v);
+    let out: Record<string, unknown> | undefined;
+    for (const [k, v] of Object.entries(value)) {
+      const sh = textShadow(v);
+      if (sh !== undefined) (out ??= {})[k] = sh;
+    }
     return out;
   }
-  return null;
+  return undefined;
 }
-

@@ -6,6 +6,8 @@ import type { RunCheckpoint, RunError, RunMode, RunStatus, RunTrigger, SyncRunRo
 
 /** Counter increments of one page. */
 export interface PageCounters {
+  /** Pages written by this transaction (several when the worker batches them). */
+  pages?: number;
   seen: number;
   inserted: number;
   updated: number;
@@ -100,7 +102,7 @@ export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, 
     .updateTable('sync_runs')
     .set((eb) => ({
       checkpoint: JSON.stringify(checkpoint),
-      pages: eb('pages', '+', 1),
+      pages: eb('pages', '+', c.pages ?? 1),
       seen: sql<number>`seen + ${c.seen}`,
       inserted: sql<number>`inserted + ${c.inserted}`,
       updated: sql<number>`updated + ${c.updated}`,

@@ -1,4 +1,4 @@
-/** Writes one page: records and the run's checkpoint in one transaction (DESIGN §5). */
+/** Writes pages: their records and the run's checkpoint in one transaction (DESIGN §5). */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import { projectSearchable, textShadow } from '../search/doc.js';
@@ -25,7 +25,7 @@ export function dedupeById(records: readonly PageRecord[]): PageRecord[] {
 /** Adds the text shadow of the searchable fields, which the Postgres search backend queries. */
 export function withShadows(records: readonly PageRecord[], searchable: Readonly<Record<string, unknown>> | undefined): PageRecord[] {
   if (searchable === undefined) return [...records];
-  return records.map((r) => ({ ...r, shadow: textShadow(projectSearchable(searchable, r.data)) }));
+  return records.map((r) => ({ ...r, shadow: textShadow(projectSearchable(searchable, r.data)) ?? null }));
 }
 
 export async function writePage(
@@ -33,6 +33,7 @@ export async function writePage(
   run: { id: string; connectorId: string; entity: string; mode: RunMode; attempt?: number; searchable?: Readonly<Record<string, unknown>> | undefined },
   records: readonly PageRecord[],
   checkpoint: RunCheckpoint,
+  pages = 1,
 ): Promise<PageResult> {
   const unique = dedupeById(records).map((r) => ({ ...r, hash: r.hash ?? contentHash(r.data) }));
   return db.transaction().execute(async (tx) => {
@@ -44,7 +45,7 @@ export async function writePage(
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
     // A run cancelled while this page was in flight must not gain the page: roll it back.
-    if (!(await recordPage(tx, run.id, checkpoint, result, run.attempt))) throw new RunNotRunning(run.id);
+    if (!(await recordPage(tx, run.id, checkpoint, { ...result, pages }, run.attempt))) throw new RunNotRunning(run.id);
     return result;
   });
 }

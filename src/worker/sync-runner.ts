@@ -20,6 +20,7 @@ import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-st
 import { clearSeen, countLive, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
 import { claimRun, finishRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
+import { BatchWriter } from './batch-writer.js';
 import { fetchPage } from './fetch-page.js';
 import { RunNotRunning, writePage } from './page-writer.js';
 import { runPartitions } from './run-partitions.js';
@@ -37,6 +38,8 @@ export interface SyncDeps {
   readonly lookbackSec?: number;
   /** Runs of one connector at once (across all workers); more wait in the queue. Default 2. */
   readonly maxRunsPerConnector?: number;
+  /** Most records one page-batch transaction holds (pages arriving during a write wait in it). Default 2000. */
+  readonly maxBatchRecords?: number;
   /** A running run without a heartbeat for this long belongs to a dead worker. Default 120. */
   readonly staleRunSec?: number;
 }
@@ -94,32 +97,50 @@ function fetchOne(deps: SyncDeps, ctx: RunContext, params: Record<string, unknow
   return p;
 }
 
+function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
+  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable };
+  return new BatchWriter(async (batch) => {
+    await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages);
+    ctx.shipper.poke();
+  }, deps.maxBatchRecords);
+}
+
 /**
- * Pages through one partition from `start`; returns false when the run was cancelled. The next
- * page is fetched while the current one is written, and shipping to the index runs beside both.
+ * Pages through one partition from `start`; returns false when the run was cancelled. Fetching
+ * runs one page ahead of the batch writer, and shipping to the index runs beside both. Pages
+ * already read are written with their checkpoint even when a later fetch fails or the worker
+ * shuts down, so a retry never reads them again.
  */
 async function syncPartition(deps: SyncDeps, ctx: RunContext, index: number, start: Record<string, unknown>, pagesSoFar: number): Promise<number | false> {
   const cap = deps.maxPagesPerRun ?? 1_000_000;
+  const writer = batchWriter(deps, ctx);
   let params: Record<string, unknown> | null = start;
   let pending: Promise<RuntimePage> | null = fetchOne(deps, ctx, start);
   let pages = pagesSoFar;
-  while (params !== null && pending !== null) {
-    if (ctx.signal?.aborted === true) throw new AppError('unavailable', 'worker shutting down; the run resumes from its checkpoint', { retryable: true });
-    if (++pages > cap) throw new AppError('upstream_error', `page cap of ${cap} reached; stopping a runaway sync`);
-    const page = await pending;
-    const raw = recordsOf(ctx.entity, page.data);
-    const next = nextPageParams(ctx.entity, params, { records: raw, meta: page.meta });
-    pending = next === null ? null : fetchOne(deps, ctx, next);
-    trackCursor(ctx, raw);
-    const checkpoint: RunCheckpoint = { partition: next === null ? index + 1 : index, page: next, maxCursor: ctx.maxCursor, partitions: ctx.partitions };
-    try {
-      await writePage(deps.db, { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable }, toPageRecords(ctx.entity, raw, ctx.log), checkpoint);
-    } catch (e) {
-      if (e instanceof RunNotRunning) return false;
-      throw e;
+  try {
+    while (params !== null && pending !== null) {
+      if (ctx.signal?.aborted === true) throw new AppError('unavailable', 'worker shutting down; the run resumes from its checkpoint', { retryable: true });
+      if (++pages > cap) throw new AppError('upstream_error', `page cap of ${cap} reached; stopping a runaway sync`);
+      const page = await pending;
+      const raw = recordsOf(ctx.entity, page.data);
+      const next = nextPageParams(ctx.entity, params, { records: raw, meta: page.meta });
+      pending = next === null ? null : fetchOne(deps, ctx, next);
+      trackCursor(ctx, raw);
+      const checkpoint: RunCheckpoint = { partition: next === null ? index + 1 : index, page: next, maxCursor: ctx.maxCursor, partitions: ctx.partitions };
+      await writer.add(toPageRecords(ctx.entity, raw, ctx.log), checkpoint);
+      params = next;
     }
-    ctx.shipper.poke();
-    params = next;
+    await writer.drain();
+  } catch (e) {
+    if (e instanceof RunNotRunning) return false;
+    // Keep what was read: write the buffered pages, then fail (a write failure wins).
+    try {
+      await writer.drain();
+    } catch (w) {
+      if (w instanceof RunNotRunning) return false;
+      throw w;
+    }
+    throw e;
   }
   return pages;
 }

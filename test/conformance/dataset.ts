@@ -22,6 +22,8 @@ export const target: SearchTarget = Object.freeze({
     scores: 'array',
     orders: 'array',
   }),
+  // Exercises the lookup-index path of the Postgres backend (exact matches on these two).
+  lookup: Object.freeze(['name', 'email']),
 });
 
 export const records: readonly { id: string; doc: Record<string, unknown> }[] = [

@@ -24,7 +24,8 @@ describe('search through the execute endpoint (Postgres backend)', () => {
     token = await h.token();
     connectorId = (await h.createConnector(token)).id;
     const [run] = await h.runsOf(connectorId);
-    expect((await h.waitRun(run!.id)).status).toBe('succeeded');
+    const done = await h.waitRun(run!.id);
+    expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
     customers = h.sandbox.dataset('payments', 'customers').all();
   });
   afterAll(async () => h?.close());

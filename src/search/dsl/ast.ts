@@ -61,6 +61,8 @@ export interface SearchTarget {
   readonly entity: string;
   readonly idField: string;
   readonly searchable: Readonly<Record<string, FieldType>>;
+  /** Top-level string fields worth an exact-match index (emails, names, foreign ids); see target.ts. */
+  readonly lookup?: readonly string[];
 }
 
 /** Limits of DESIGN §6. */

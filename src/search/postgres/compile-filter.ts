@@ -7,6 +7,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { FieldPath, FilterNode, Scalar } from '../dsl/ast.js';
 import { anchoredLikeTokens } from '../dsl/like.js';
+import { lookupExpr } from './lookup-index.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -14,6 +15,8 @@ type Sql = RawBuilder<unknown>;
 export interface RowContext {
   readonly doc: Sql;
   readonly shadow: Sql;
+  /** Only for a whole record (not an `any` element): its id column and lookup-indexed fields. */
+  readonly row?: { readonly recordId: Sql; readonly idField: string; readonly lookup: readonly string[] };
 }
 
 export const TRUE = sql`true`;
@@ -55,15 +58,24 @@ export function nest(path: FieldPath, value: unknown): string {
 /**
  * Some candidate equals `v`: the value at the path is `v`, or an array holding `v`. Containment
  * says exactly that (it steps only through objects, and a nested array never contains a bare
- * scalar), and a GIN jsonb_path_ops index answers it.
+ * scalar). On a lookup field it is tested on the lookup object, which its GIN index answers; on
+ * the id field the primary key narrows the rows first.
  */
-function eqContainment(doc: Sql, path: FieldPath, v: Exclude<Scalar, null>): Sql {
-  return sql`(${doc} @> ${nest(path, v)}::jsonb or ${doc} @> ${nest(path, [v])}::jsonb)`;
+function lookupOrDoc(ctx: RowContext, path: FieldPath): Sql {
+  return ctx.row?.lookup.includes(path.field) === true ? lookupExpr(ctx.doc, ctx.row.lookup) : ctx.doc;
+}
+
+function eqContainment(ctx: RowContext, path: FieldPath, v: Exclude<Scalar, null>): Sql {
+  const on = lookupOrDoc(ctx, path);
+  const holds = sql`(${on} @> ${nest(path, v)}::jsonb or ${on} @> ${nest(path, [v])}::jsonb)`;
+  if (ctx.row === undefined || path.field !== ctx.row.idField || path.sub.length > 0 || typeof v === 'boolean') return holds;
+  // Record ids are the id field's value as text: a cheap, exact pre-filter.
+  return sql`(${ctx.row.recordId} = ${String(v)} and ${holds})`;
 }
 
 function eqHolds(ctx: RowContext, path: FieldPath, v: Scalar): Sql {
   if (v === null) return sql`not ${isPresent(valueAt(ctx.doc, path))}`;
-  return eqContainment(ctx.doc, path, v);
+  return eqContainment(ctx, path, v);
 }
 
 const CMP = { gt: sql`>`, gte: sql`>=`, lt: sql`<`, lte: sql`<=` } as const;
@@ -79,7 +91,7 @@ function compareHolds(ctx: RowContext, path: FieldPath, op: keyof typeof CMP, bo
 
 function inHolds(ctx: RowContext, path: FieldPath, values: readonly Scalar[]): Sql {
   const present = values.filter((v): v is Exclude<Scalar, null> => v !== null);
-  const parts: Sql[] = present.map((v) => eqContainment(ctx.doc, path, v));
+  const parts: Sql[] = present.map((v) => eqContainment(ctx, path, v));
   if (present.length < values.length) parts.push(sql`not ${isPresent(valueAt(ctx.doc, path))}`);
   return parts.length === 0 ? FALSE : sql`(${sql.join(parts, sql` or `)})`;
 }
@@ -91,15 +103,29 @@ export function likePattern(pattern: string): string | null {
   return tokens.map((t) => (t.kind === 'any' ? '%' : t.kind === 'one' ? '_' : /[%_\\]/.test(t.char) ? `\\${t.char}` : t.char)).join('');
 }
 
+/**
+ * Some string candidate satisfies `pred(value, shadow)`. Candidates come from the document; each
+ * is paired with its shadow (the same position in a shadow array), which `sx_lower`/`sx_words`
+ * read when present and replace with an exact SQL computation for ASCII strings otherwise.
+ */
+export function someText(ctx: RowContext, path: FieldPath, pred: (v: Sql, s: Sql) => Sql): Sql {
+  const value = valueAt(ctx.doc, path);
+  const shadow = valueAt(ctx.shadow, path);
+  return sql`(case when ${value} is null then false
+    when jsonb_typeof(${value}) = 'array' then exists (select 1 from jsonb_array_elements(${value}) with ordinality as c(e, i)
+      where jsonb_typeof(c.e) = 'string' and ${pred(sql.ref('c.e'), sql`(${shadow} -> (c.i - 1)::int)`)})
+    else (jsonb_typeof(${value}) = 'string' and coalesce(${pred(value, shadow)}, false)) end)`;
+}
+
 function likeHolds(ctx: RowContext, path: FieldPath, pattern: string): Sql {
   const p = likePattern(pattern);
   if (p === null) return FALSE;
-  return someCandidate(valueAt(ctx.shadow, path), (s) => sql`(${s} ->> 'l') like ${p}`);
+  return someText(ctx, path, (v, s) => sql`sx_lower(${v}, ${s}) like ${p}`);
 }
 
 function containsHolds(ctx: RowContext, path: FieldPath, v: Scalar): Sql {
   if (v === null) return FALSE;
-  return sql`(${ctx.doc} @> ${nest(path, [v])}::jsonb)`;
+  return sql`(${lookupOrDoc(ctx, path)} @> ${nest(path, [v])}::jsonb)`;
 }
 
 /** The elements of an array-of-objects value, each with its shadow, for `any`. */
@@ -123,19 +149,17 @@ export function termQuality(term: string, w: Sql): Sql {
   return sql`(case when ${w} = ${term}::text then 1.0 else greatest(${prefix}, ${edits}) end)::float8`;
 }
 
-/** Best quality of `term` over the words of one shadow string `s`. */
-export function bestTermQuality(term: string, s: Sql): Sql {
-  return sql`coalesce((select max(${termQuality(term, sql.ref('w.w'))}) from jsonb_array_elements_text(${s} -> 'w') as w(w)), 0)`;
+/** Best quality of `term` over a text[] of words. */
+export function bestTermQuality(term: string, words: Sql): Sql {
+  return sql`coalesce((select max(${termQuality(term, sql.ref('w.w'))}) from unnest(${words}) as w(w)), 0)`;
 }
 
 function fuzzyHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {
-  return someCandidate(valueAt(ctx.shadow, path), (s) =>
-    sql`(jsonb_typeof(${s}) = 'object' and ${sql.join(terms.map((t) => sql`${bestTermQuality(t, s)} > 0`), sql` and `)})`,
-  );
+  return someText(ctx, path, (v, s) => sql`(${sql.join(terms.map((t) => sql`${bestTermQuality(t, sql`sx_words(${v}, ${s})`)} > 0`), sql` and `)})`);
 }
 
 function keywordHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {
-  return someCandidate(valueAt(ctx.shadow, path), (s) => sql`(jsonb_typeof(${s}) = 'object' and (${s} -> 'w') ?| ${[...terms]}::text[])`);
+  return someText(ctx, path, (v, s) => sql`(sx_words(${v}, ${s}) && ${[...terms]}::text[])`);
 }
 
 /** Compiles a filter node to a boolean SQL expression (never NULL). */

@@ -5,7 +5,7 @@
  * sums of powers of two, so float8 arithmetic gives the evaluator's exact numbers.
  */
 import { sql, type RawBuilder } from 'kysely';
-import type { FilterNode, TextOp } from '../dsl/ast.js';
+import type { FieldPath, FilterNode, TextOp } from '../dsl/ast.js';
 import { bestTermQuality, compileFilter, valueAt, type RowContext } from './compile-filter.js';
 
 type Sql = RawBuilder<unknown>;
@@ -13,23 +13,31 @@ type TextNode = Extract<FilterNode, { op: TextOp }>;
 
 const ZERO = sql`0::float8`;
 
-function candidatesOf(value: Sql): Sql {
-  return sql`jsonb_array_elements(case when ${value} is null then '[]'::jsonb when jsonb_typeof(${value}) = 'array' then ${value} else jsonb_build_array(${value}) end)`;
+/**
+ * `from` item of a value's string candidates with their words: `<alias>(e, i)` plus `<alias>w.w`,
+ * the words (text[]) of each, from its shadow or computed for ASCII (see someText).
+ */
+function wordsOf(ctx: RowContext, path: FieldPath, alias: string): Sql {
+  const value = valueAt(ctx.doc, path);
+  const shadow = valueAt(ctx.shadow, path);
+  const c = sql.id(alias);
+  const own = sql`case when jsonb_typeof(${value}) = 'array' then ${shadow} -> (${c}.i - 1)::int else ${shadow} end`;
+  return sql`jsonb_array_elements(case when ${value} is null then '[]'::jsonb when jsonb_typeof(${value}) = 'array' then ${value} else jsonb_build_array(${value}) end) with ordinality as ${c}(e, i)
+    cross join lateral (select sx_words(${c}.e, ${own}) as w) as ${sql.id(`${alias}w`)}
+    where jsonb_typeof(${c}.e) = 'string'`;
 }
 
 function fuzzyScore(ctx: RowContext, node: TextNode): Sql {
-  const s = sql.ref('fs.s');
-  const q = node.terms.map((t) => bestTermQuality(t, s));
+  const q = node.terms.map((t) => bestTermQuality(t, sql.ref('fsw.w')));
   return sql`coalesce((select max(x.total) from (
       select ${sql.join(q, sql` + `)} as total, least(${sql.join(q, sql`, `)}) as worst
-        from ${candidatesOf(valueAt(ctx.shadow, node.path))} as fs(s) where jsonb_typeof(fs.s) = 'object') x
+        from ${wordsOf(ctx, node.path, 'fs')}) x
       where x.worst > 0), 0)::float8`;
 }
 
 function keywordScore(ctx: RowContext, node: TextNode): Sql {
-  const s = sql.ref('ks.s');
-  const found = node.terms.map((t) => sql`(case when (${s} -> 'w') ? ${t}::text then 1 else 0 end)`);
-  return sql`coalesce((select max(${sql.join(found, sql` + `)}) from ${candidatesOf(valueAt(ctx.shadow, node.path))} as ks(s) where jsonb_typeof(ks.s) = 'object'), 0)::float8`;
+  const found = node.terms.map((t) => sql`(case when ${t}::text = any(ksw.w) then 1 else 0 end)`);
+  return sql`coalesce((select max(${sql.join(found, sql` + `)}) from ${wordsOf(ctx, node.path, 'ks')}), 0)::float8`;
 }
 
 function anyScore(ctx: RowContext, node: Extract<FilterNode, { op: 'any' }>): Sql {

@@ -11,10 +11,11 @@ import { compileFilter, TRUE } from './compile-filter.js';
 import { matchedScore } from './compile-score.js';
 import { keysetAfter, orderBy, type RankedRow } from './compile-sort.js';
 import { ensureEntityIndexes } from './entity-indexes.js';
+import { lookupOf } from './lookup-index.js';
 
 /** Builds the SQL of one search page (exported for tests of the compiled text). */
 export function compileSearch(req: BackendSearch) {
-  const row = { doc: sql.ref('t.data'), shadow: sql.ref('t.shadow') };
+  const row = { doc: sql.ref('t.data'), shadow: sql.ref('t.shadow'), row: { recordId: sql.ref('t.record_id'), idField: req.target.idField, lookup: lookupOf(req.target) } };
   const filter = req.query.filter;
   const where = filter === null ? TRUE : compileFilter(filter, row);
   const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
