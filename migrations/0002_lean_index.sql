@@ -15,12 +15,10 @@ create function sx_words(v jsonb, s jsonb) returns text[]
               when jsonb_typeof(v) = 'string'
               then array_remove(regexp_split_to_array(lower((v #>> '{}') collate "C"), '[^a-z0-9]+'), '') end;
 
--- The object of `data`'s given keys (jsonb_build_object is only STABLE, so indexes cannot use it).
-create function sx_pick(data jsonb, keys text[]) returns jsonb
-  language sql immutable parallel safe
-  return (select coalesce(jsonb_object_agg(k, data -> k), '{}'::jsonb) from unnest(keys) as k where data ? k);
-
--- Exact matches use per-entity GIN indexes over each entity's lookup fields (created with the
--- entity's sort indexes, src/search/postgres/lookup-index.ts); the whole-document GIN cost more
--- than the rest of a page write together.
+-- Exact matches (eq/in/contains) on each entity's lookup fields (emails, names, foreign ids;
+-- src/search/target.ts) use `keys`, the object of just those fields, written with the record.
+-- The GIN over whole documents answered every field but cost more than the rest of a page write
+-- together. Records written by v1 get their keys from `syncdex reindex`.
+alter table records add column keys jsonb;
+create index records_keys_gin on records using gin (keys jsonb_path_ops);
 drop index if exists records_data_gin;

@@ -20,6 +20,7 @@ import { changesSince, lockEntity } from '../store/records-repo.js';
 import { getWatermark, setWatermark } from '../store/watermarks-repo.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
+import { lookupOf } from '../search/postgres/lookup-index.js';
 import { withShadows } from '../worker/page-writer.js';
 
 /** What a reindex did, as the admin API returns it. */
@@ -78,7 +79,7 @@ async function recomputeShadows(db: Kysely<DB>, connectorId: string, target: Sea
       await lockEntity(tx, connectorId, target.entity);
       const rows = await recordBatch(tx, connectorId, target.entity, after, BATCH);
       // The page writer's own function: a reindex derives exactly what a sync would have written.
-      updated += await writeShadows(tx, connectorId, target.entity, withShadows(rows.map((r) => ({ id: r.record_id, data: r.data })), target.searchable));
+      updated += await writeShadows(tx, connectorId, target.entity, withShadows(rows.map((r) => ({ id: r.record_id, data: r.data })), target.searchable, lookupOf(target)));
       return rows;
     });
     const last = batch[batch.length - 1];

@@ -5,6 +5,9 @@
  */
 import { createdSecFor, EXTRA_BASE, generateRecord, ordinalOfId, type GenContext } from './generate.js';
 
+/** Where a pre-rendered record keeps its JSON text (see {@link Dataset.prerender}). */
+export const RENDERED: unique symbol = Symbol('rendered');
+
 /** A virtual list: `extras` newest first, then `size` base records; deletions are skipped. */
 export class Dataset {
   readonly ctx: GenContext;
@@ -12,6 +15,8 @@ export class Dataset {
   private extras = 0;
   private readonly revisions = new Map<number, number>();
   private readonly deleted = new Set<number>();
+  /** Ordinal → JSON text at its current revision, when pre-rendered. */
+  private rendered: Map<number, string> | null = null;
 
   constructor(ctx: GenContext, size: number) {
     this.ctx = ctx;
@@ -47,7 +52,25 @@ export class Dataset {
 
   recordAt(pos: number): Record<string, unknown> {
     const ordinal = this.ordinalAt(pos);
+    const json = this.rendered?.get(ordinal);
+    if (json !== undefined) {
+      const rec = JSON.parse(json) as Record<string, unknown>;
+      Object.defineProperty(rec, RENDERED, { value: json });
+      return rec;
+    }
     return generateRecord(this.ctx, { ordinal, createdSec: this.createdSecAt(pos), revision: this.revisions.get(ordinal) ?? 0 });
+  }
+
+  /**
+   * Renders every current record's JSON once, so serving them skips generation (benchmarks: the
+   * third party's cost is not ours to measure, as the COPY baseline's rows are built beforehand).
+   * An update or a new record is generated as usual.
+   */
+  prerender(): void {
+    this.rendered = null;
+    const rendered = new Map<number, string>();
+    for (let pos = 0; pos < this.rawLength; pos++) rendered.set(this.ordinalAt(pos), JSON.stringify(this.recordAt(pos)));
+    this.rendered = rendered;
   }
 
   /** Position just after the record with this id (deleted or not), or -1 when the id is not one of ours. */
@@ -127,7 +150,10 @@ export class Dataset {
         if (this.isDeletedAt(pos)) continue;
         const ordinal = this.ordinalAt(pos);
         const id = this.recordAt(pos)[this.ctx.entity.idField];
-        if (kind === 'updated') this.revisions.set(ordinal, (this.revisions.get(ordinal) ?? 0) + 1);
+        if (kind === 'updated') {
+          this.revisions.set(ordinal, (this.revisions.get(ordinal) ?? 0) + 1);
+          this.rendered?.delete(ordinal);
+        }
         else this.deleted.add(ordinal);
         out[kind].push(id);
         i++;

@@ -1,6 +1,7 @@
 /** HTTP shell of the sandbox runtime: `/v1/execute` plus `/v1/control/*` for tests and the demo. */
 import http from 'node:http';
 import { AppError, isAppError } from '../errors.js';
+import { RENDERED } from './dataset.js';
 import type { FaultSpec } from './faults.js';
 import { Sandbox, type ExecuteRequest } from './sandbox.js';
 
@@ -20,8 +21,17 @@ async function readJson(req: http.IncomingMessage): Promise<Record<string, unkno
   throw new AppError('invalid_request', 'body must be a JSON object', { path: '' });
 }
 
+/** The JSON of a response; pre-rendered records are spliced in as they are (dataset.ts). */
+function bodyText(body: unknown): string {
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!Array.isArray(data) || data.length === 0 || !data.every((r) => typeof r === 'object' && r !== null && RENDERED in r)) return JSON.stringify(body);
+  const { data: _data, ...others } = body as Record<string, unknown>;
+  const inner = JSON.stringify(others).slice(1, -1);
+  return `{"data":[${data.map((r: { [RENDERED]: string }) => r[RENDERED]).join(',')}]${inner === '' ? '' : `,${inner}`}}`;
+}
+
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
+  const text = bodyText(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
 }

@@ -10,11 +10,24 @@ export interface PageRecord {
   readonly shadow?: unknown;
   /** md5 of the record's JSON; computed on write when absent. */
   readonly hash?: string;
+  /** Its lookup fields (src/search/postgres/lookup-index.ts); null or absent when none. */
+  readonly keys?: unknown;
+  /** The record's JSON text, when the caller has it (serialized once for hash and payload). */
+  readonly json?: string;
 }
 
 /** The content hash of a record: md5 of its JSON text. */
-export function contentHash(data: Record<string, unknown>): string {
-  return createHash('md5').update(JSON.stringify(data)).digest('hex');
+export function contentHash(data: Record<string, unknown>, json = JSON.stringify(data)): string {
+  return createHash('md5').update(json).digest('hex');
+}
+
+/** The upsert payload: a JSON array of {id, hash, shadow, keys, data}, reusing each record's JSON text. */
+function upsertPayload(records: readonly PageRecord[]): string {
+  const parts = records.map((r) => {
+    const json = r.json ?? JSON.stringify(r.data);
+    return `{"id":${JSON.stringify(r.id)},"hash":"${r.hash ?? contentHash(r.data, json)}","shadow":${JSON.stringify(r.shadow ?? null)},"keys":${JSON.stringify(r.keys ?? null)},"data":${json}}`;
+  });
+  return `[${parts.join(',')}]`;
 }
 
 /** Stored hashes of live records among `ids` (tombstoned or missing ones are absent). */
@@ -55,14 +68,15 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
   if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   // Hashing the JSON text here is much cheaper than md5(data::text) in Postgres, which has to
   // re-serialize every jsonb value; a source that reorders keys only costs a redundant update.
-  const payload = JSON.stringify(records.map((r) => ({ id: r.id, data: r.data, shadow: r.shadow ?? null, hash: r.hash ?? contentHash(r.data) })));
+  const payload = upsertPayload(records);
   const result = await sql<{ inserted: boolean }>`
-    insert into records as r (connector_id, entity, record_id, data, shadow, content_hash, version)
-    select ${connectorId}::uuid, ${entity}, p.id, p.data, p.shadow, p.hash, nextval('record_version_seq')
-      from jsonb_to_recordset(${payload}::jsonb) as p(id text, data jsonb, shadow jsonb, hash text)
+    insert into records as r (connector_id, entity, record_id, data, shadow, keys, content_hash, version)
+    select ${connectorId}::uuid, ${entity}, p.id, p.data, p.shadow, p.keys, p.hash, nextval('record_version_seq')
+      from jsonb_to_recordset(${payload}::jsonb) as p(id text, data jsonb, shadow jsonb, keys jsonb, hash text)
     on conflict (connector_id, entity, record_id) do update
        set data = excluded.data,
            shadow = excluded.shadow,
+           keys = excluded.keys,
            content_hash = excluded.content_hash,
            version = excluded.version,
            updated_at = now(),

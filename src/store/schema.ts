@@ -47,6 +47,10 @@ export interface RecordsTable {
   entity: string;
   record_id: string;
   data: Json<Record<string, unknown>>;
+  /** Sparse text shadow of the searchable fields (src/search/doc.ts). */
+  shadow: Json<unknown> | null;
+  /** The record's lookup fields (src/search/postgres/lookup-index.ts). */
+  keys: Json<Record<string, unknown>> | null;
   content_hash: string;
   version: ColumnType<string, string | number | bigint, string | number | bigint>;
   created_at: Timestamp;

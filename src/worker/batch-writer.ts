@@ -28,7 +28,7 @@ export class BatchWriter {
   /** `maxRecords` bounds a batch (memory, transaction size): the reader waits beyond it. */
   constructor(
     private readonly sink: BatchSink,
-    private readonly maxRecords = 2000,
+    private readonly maxRecords = 500,
   ) {}
 
   /** Buffers a page; starts a write if none is running, waits when the buffer is full. */

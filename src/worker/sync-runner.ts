@@ -12,7 +12,7 @@ import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { SearchBackend } from '../search/backend.js';
 import { BackgroundShipper, shipAll } from '../search/indexer.js';
-import { searchTarget } from '../search/target.js';
+import { lookupFields, searchTarget } from '../search/target.js';
 import { loadSealedSecret, findConnector, type Connector } from '../store/connectors-repo.js';
 import { openJson, type Keyring } from '../store/crypto.js';
 import type { DB } from '../store/db.js';
@@ -38,7 +38,7 @@ export interface SyncDeps {
   readonly lookbackSec?: number;
   /** Runs of one connector at once (across all workers); more wait in the queue. Default 2. */
   readonly maxRunsPerConnector?: number;
-  /** Most records one page-batch transaction holds (pages arriving during a write wait in it). Default 2000. */
+  /** Most records one page-batch transaction holds (pages arriving during a write wait in it). Default 500. */
   readonly maxBatchRecords?: number;
   /** A running run without a heartbeat for this long belongs to a dead worker. Default 120. */
   readonly staleRunSec?: number;
@@ -98,7 +98,7 @@ function fetchOne(deps: SyncDeps, ctx: RunContext, params: Record<string, unknow
 }
 
 function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
-  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable };
+  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: lookupFields(ctx.entity) };
   return new BatchWriter(async (batch) => {
     await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages);
     ctx.shipper.poke();

@@ -7,6 +7,7 @@ import { projectDoc } from '../../src/search/reference/project.js';
 import type { DB } from '../../src/store/db.js';
 import { upsertPage } from '../../src/store/records-repo.js';
 import { ensureOrganization } from '../../src/store/tokens-repo.js';
+import { lookupOf } from '../../src/search/postgres/lookup-index.js';
 import { withShadows } from '../../src/worker/page-writer.js';
 import type { PageFn } from './run-case.js';
 
@@ -23,7 +24,7 @@ export async function loadPostgres(db: Kysely<DB>, target: SearchTarget, records
   const backend = new PostgresSearchBackend();
   const connectorId = await insertConnectorRow(db, target.connectorType);
   await backend.ensureIndex(db, target);
-  const page = withShadows(records.map((r) => ({ id: r.id, data: r.doc })), target.searchable);
+  const page = withShadows(records.map((r) => ({ id: r.id, data: r.doc })), target.searchable, lookupOf(target));
   await upsertPage(db, connectorId, target.entity, page);
   return async (query, after) => {
     const rows = await backend.search(db, { target, connectorId, query, after, size: query.limit + 1 });

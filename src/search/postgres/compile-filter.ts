@@ -7,7 +7,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { FieldPath, FilterNode, Scalar } from '../dsl/ast.js';
 import { anchoredLikeTokens } from '../dsl/like.js';
-import { lookupExpr } from './lookup-index.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -16,7 +15,7 @@ export interface RowContext {
   readonly doc: Sql;
   readonly shadow: Sql;
   /** Only for a whole record (not an `any` element): its id column and lookup-indexed fields. */
-  readonly row?: { readonly recordId: Sql; readonly idField: string; readonly lookup: readonly string[] };
+  readonly row?: { readonly recordId: Sql; readonly keys: Sql; readonly idField: string; readonly lookup: readonly string[] };
 }
 
 export const TRUE = sql`true`;
@@ -58,11 +57,11 @@ export function nest(path: FieldPath, value: unknown): string {
 /**
  * Some candidate equals `v`: the value at the path is `v`, or an array holding `v`. Containment
  * says exactly that (it steps only through objects, and a nested array never contains a bare
- * scalar). On a lookup field it is tested on the lookup object, which its GIN index answers; on
+ * scalar). On a lookup field it is tested on the record's `keys`, which a GIN index answers; on
  * the id field the primary key narrows the rows first.
  */
 function lookupOrDoc(ctx: RowContext, path: FieldPath): Sql {
-  return ctx.row?.lookup.includes(path.field) === true ? lookupExpr(ctx.doc, ctx.row.lookup) : ctx.doc;
+  return ctx.row?.lookup.includes(path.field) === true ? ctx.row.keys : ctx.doc;
 }
 
 function eqContainment(ctx: RowContext, path: FieldPath, v: Exclude<Scalar, null>): Sql {

@@ -1,8 +1,8 @@
 /**
  * Per-entity indexes of the Postgres search backend on the records table. Kept few on purpose,
  * because every index is paid for on every page write:
- * - one GIN over the entity's lookup fields (lookup-index.ts) answers eq, in and contains on
- *   them; other fields are filtered on the rows the rest of the query selects;
+ * - one GIN over every record's `keys` (lookup-index.ts) answers eq, in and contains on lookup
+ *   fields; other fields are filtered on the rows the rest of the query selects;
  * - here, for the entity's time fields (the usual sort and range keys), one btree per direction
  *   over exactly the five sort components the compiler orders by, so `sort` + `limit` walks an
  *   index instead of sorting every match.
@@ -12,7 +12,6 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../store/db.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { fieldParts } from './compile-sort.js';
-import { lookupIndexDdl, lookupIndexName } from './lookup-index.js';
 
 const TIME_FIELD = /^(created|updated|modified)(_at|At|_time|Time|_date|Date)?$/;
 const MAX_SORT_FIELDS = 2;
@@ -39,11 +38,9 @@ export function sortIndexDdl(target: SearchTarget, field: string, dir: 'asc' | '
     where entity = ${sql.lit(target.entity)} and deleted_at is null`;
 }
 
-/** Creates the entity's sort and lookup indexes if missing; serialized so concurrent first syncs don't race. */
+/** Creates the entity's sort indexes if missing; serialized so concurrent first syncs don't race. */
 export async function ensureEntityIndexes(db: Db, target: SearchTarget): Promise<void> {
   const wanted = sortIndexFields(target).flatMap((field) => (['asc', 'desc'] as const).map((dir) => ({ name: indexName(target, field, dir), ddl: sortIndexDdl(target, field, dir) })));
-  const lookup = lookupIndexDdl(target);
-  if (lookup !== null) wanted.push({ name: lookupIndexName(target), ddl: lookup });
   if (wanted.length === 0) return;
   // CREATE INDEX takes a share lock on records even when the index exists: look first.
   const { rows } = await sql<{ n: string }>`select indexname as n from pg_indexes where tablename = 'records' and indexname = any(${wanted.map((w) => w.name)})`.execute(db);

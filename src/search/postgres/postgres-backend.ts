@@ -15,7 +15,7 @@ import { lookupOf } from './lookup-index.js';
 
 /** Builds the SQL of one search page (exported for tests of the compiled text). */
 export function compileSearch(req: BackendSearch) {
-  const row = { doc: sql.ref('t.data'), shadow: sql.ref('t.shadow'), row: { recordId: sql.ref('t.record_id'), idField: req.target.idField, lookup: lookupOf(req.target) } };
+  const row = { doc: sql.ref('t.data'), shadow: sql.ref('t.shadow'), row: { recordId: sql.ref('t.record_id'), keys: sql.ref('t.keys'), idField: req.target.idField, lookup: lookupOf(req.target) } };
   const filter = req.query.filter;
   const where = filter === null ? TRUE : compileFilter(filter, row);
   const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;

@@ -12,8 +12,10 @@ export interface WorkerProcess {
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Spawns `syncdex worker`; WORKER_NODE_ARGS (e.g. `--cpu-prof`) are passed to its node. */
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, [BIN, 'worker', '--concurrency', '2'], {
+  const nodeArgs = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'worker', '--concurrency', '2'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
