@@ -54,19 +54,22 @@ export function nest(path: FieldPath, value: unknown): string {
   return JSON.stringify([path.field, ...path.sub].reduceRight<unknown>((inner, key) => ({ [key]: inner }), value));
 }
 
+/** `on @> probe` on the record's `keys` for a lookup field (never NULL: v1 rows have none), else on the document. */
+function contains(ctx: RowContext, path: FieldPath, probes: readonly string[]): Sql {
+  const lookup = ctx.row?.lookup.includes(path.field) === true;
+  const on = lookup ? (ctx.row as NonNullable<RowContext['row']>).keys : ctx.doc;
+  const any = sql`(${sql.join(probes.map((p) => sql`${on} @> ${p}::jsonb`), sql` or `)})`;
+  return lookup ? sql`(${on} is not null and ${any})` : any;
+}
+
 /**
  * Some candidate equals `v`: the value at the path is `v`, or an array holding `v`. Containment
  * says exactly that (it steps only through objects, and a nested array never contains a bare
  * scalar). On a lookup field it is tested on the record's `keys`, which a GIN index answers; on
  * the id field the primary key narrows the rows first.
  */
-function lookupOrDoc(ctx: RowContext, path: FieldPath): Sql {
-  return ctx.row?.lookup.includes(path.field) === true ? ctx.row.keys : ctx.doc;
-}
-
 function eqContainment(ctx: RowContext, path: FieldPath, v: Exclude<Scalar, null>): Sql {
-  const on = lookupOrDoc(ctx, path);
-  const holds = sql`(${on} @> ${nest(path, v)}::jsonb or ${on} @> ${nest(path, [v])}::jsonb)`;
+  const holds = contains(ctx, path, [nest(path, v), nest(path, [v])]);
   if (ctx.row === undefined || path.field !== ctx.row.idField || path.sub.length > 0 || typeof v === 'boolean') return holds;
   // Record ids are the id field's value as text: a cheap, exact pre-filter.
   return sql`(${ctx.row.recordId} = ${String(v)} and ${holds})`;
@@ -124,7 +127,7 @@ function likeHolds(ctx: RowContext, path: FieldPath, pattern: string): Sql {
 
 function containsHolds(ctx: RowContext, path: FieldPath, v: Scalar): Sql {
   if (v === null) return FALSE;
-  return sql`(${lookupOrDoc(ctx, path)} @> ${nest(path, [v])}::jsonb)`;
+  return contains(ctx, path, [nest(path, [v])]);
 }
 
 /** The elements of an array-of-objects value, each with its shadow, for `any`. */
