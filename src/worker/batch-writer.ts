@@ -28,7 +28,7 @@ export class BatchWriter {
   /** `maxRecords` bounds a batch (memory, transaction size): the reader waits beyond it. */
   constructor(
     private readonly sink: BatchSink,
-    private readonly maxRecords = 500,
+    private readonly maxRecords = 200,
   ) {}
 
   /** Buffers a page; starts a write if none is running, waits when the buffer is full. */

@@ -38,7 +38,7 @@ export interface SyncDeps {
   readonly lookbackSec?: number;
   /** Runs of one connector at once (across all workers); more wait in the queue. Default 2. */
   readonly maxRunsPerConnector?: number;
-  /** Most records one page-batch transaction holds (pages arriving during a write wait in it). Default 500. */
+  /** Most records one page-batch transaction holds (pages arriving during a write wait in it). Default 200. */
   readonly maxBatchRecords?: number;
   /** A running run without a heartbeat for this long belongs to a dead worker. Default 120. */
   readonly staleRunSec?: number;
