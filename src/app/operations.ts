@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import { findConnector, type Connector } from '../store/connectors-repo.js';
-import { lockEntity } from '../store/records-repo.js';
+import { copySeen, lockEntity } from '../store/records-repo.js';
 import { getRun } from '../store/runs-repo.js';
 import type { RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
@@ -80,7 +80,7 @@ export async function replayRun(deps: Deps, runId: string, opts: { fromStart?: b
     replayOf: original.id,
     checkpoint: fromCheckpoint ? original.checkpoint : null,
     beforeEnqueue: fromCheckpoint && original.mode === 'full'
-      ? async (db, newRunId) => void (await sql`insert into sync_run_seen (run_id, record_id) select ${newRunId}::bigint, record_id from sync_run_seen where run_id = ${original.id}::bigint on conflict do nothing`.execute(db))
+      ? (db, newRunId) => copySeen(db, original.id, newRunId)
       : undefined,
   });
   return run;

@@ -27,21 +27,34 @@ const ASCII = /^[\x00-\x7f]*$/;
 /**
  * The sparse shadow of a value: strings with non-ASCII characters become {@link TextShadow}s;
  * objects keep only keys with a shadow, arrays keep positions (null where nothing is needed);
- * `undefined` when the value needs no shadow at all (the usual case).
+ * `undefined` when the value needs no shadow at all (the usual case). Written for the page
+ * writer's hot path: no intermediate arrays or entry lists for the values that need nothing.
  */
 export function textShadow(value: unknown): unknown {
   if (typeof value === 'string') return ASCII.test(value) ? undefined : ({ l: value.toLowerCase(), w: [...new Set(textWords(value))] } satisfies TextShadow);
+  if (typeof value !== 'object' || value === null) return undefined;
   if (Array.isArray(value)) {
-    const items = value.map(textShadow);
-    return items.some((i) => i !== undefined) ? items.map((i) => i ?? null) : undefined;
-  }
-  if (typeof value === 'object' && value !== null) {
-    let out: Record<string, unknown> | undefined;
-    for (const [k, v] of Object.entries(value)) {
-      const sh = textShadow(v);
-      if (sh !== undefined) (out ??= {})[k] = sh;
+    let items: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const sh = textShadow(value[i]);
+      if (sh !== undefined) (items ??= new Array<unknown>(value.length).fill(null))[i] = sh;
     }
-    return out;
+    return items;
   }
-  return undefined;
+  return shadowOfKeys(value as Record<string, unknown>, Object.keys(value));
+}
+
+function shadowOfKeys(data: Record<string, unknown>, keys: Iterable<string>): Record<string, unknown> | undefined {
+  let out: Record<string, unknown> | undefined;
+  for (const k of keys) {
+    if (!Object.hasOwn(data, k)) continue;
+    const sh = textShadow(data[k]);
+    if (sh !== undefined) (out ??= {})[k] = sh;
+  }
+  return out;
+}
+
+/** The shadow of a record's searchable projection, without building the projection. */
+export function searchableShadow(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>): Record<string, unknown> | undefined {
+  return shadowOfKeys(data, Object.keys(searchable));
 }

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 
@@ -18,7 +18,7 @@ export interface PageRecord {
 
 /** The content hash of a record: md5 of its JSON text. */
 export function contentHash(data: Record<string, unknown>, json = JSON.stringify(data)): string {
-  return createHash('md5').update(json).digest('hex');
+  return hash('md5', json);
 }
 
 /** The upsert payload: a JSON array of {id, hash, shadow, keys, data}, reusing each record's JSON text. */
@@ -88,13 +88,20 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
   return { inserted, updated, unchanged: records.length - result.rows.length };
 }
 
-/** Remembers the ids a full run has seen (idempotent across retries of the same page). */
+/**
+ * Remembers the ids a full run has seen, one row per page batch (migration 0003). A retried
+ * batch adds them again, which the set difference in {@link tombstoneUnseen} ignores.
+ */
 export async function markSeen(db: Db, runId: string, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
+  await sql`insert into sync_run_seen_batches (run_id, record_ids) values (${runId}::bigint, ${ids}::text[])`.execute(db);
+}
+
+/** Gives `toRunId` the seen-set of `fromRunId` (a replay resuming from its original's checkpoint). */
+export async function copySeen(db: Db, fromRunId: string, toRunId: string): Promise<void> {
   await sql`
-    insert into sync_run_seen (run_id, record_id)
-    select ${runId}::bigint, unnest(${ids}::text[])
-    on conflict do nothing`.execute(db);
+    insert into sync_run_seen_batches (run_id, record_ids)
+    select ${toRunId}::bigint, record_ids from sync_run_seen_batches where run_id = ${fromRunId}::bigint`.execute(db);
 }
 
 /**
@@ -109,7 +116,7 @@ export async function tombstoneUnseen(db: Db, connectorId: string, entity: strin
       select record_id from records
        where connector_id = ${connectorId}::uuid and entity = ${entity} and deleted_at is null
       except
-      select record_id from sync_run_seen where run_id = ${runId}::bigint
+      select unnest(record_ids) from sync_run_seen_batches where run_id = ${runId}::bigint
     )
     update records r
        set deleted_at = now(), version = nextval('record_version_seq'), updated_at = now()
@@ -120,7 +127,7 @@ export async function tombstoneUnseen(db: Db, connectorId: string, entity: strin
 
 /** Drops a finished run's seen-set. */
 export async function clearSeen(db: Db, runId: string): Promise<void> {
-  await db.deleteFrom('sync_run_seen').where('run_id', '=', runId).execute();
+  await db.deleteFrom('sync_run_seen_batches').where('run_id', '=', runId).execute();
 }
 
 /** Live (not tombstoned) records of one entity. */

@@ -114,9 +114,9 @@ export interface SyncRunsTable {
   heartbeat_at: NullableTimestamp;
 }
 
-export interface SyncRunSeenTable {
+export interface SyncRunSeenBatchesTable {
   run_id: string;
-  record_id: string;
+  record_ids: string[];
 }
 
 export interface SearchIndexesTable {
@@ -147,7 +147,7 @@ export interface DB {
   records: RecordsTable;
   entity_state: EntityStateTable;
   sync_runs: SyncRunsTable;
-  sync_run_seen: SyncRunSeenTable;
+  sync_run_seen_batches: SyncRunSeenBatchesTable;
   search_indexes: SearchIndexesTable;
   search_aliases: SearchAliasesTable;
   search_watermarks: SearchWatermarksTable;

@@ -1,7 +1,7 @@
 /** Writes pages: their records and the run's checkpoint in one transaction (DESIGN §5). */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
-import { projectSearchable, textShadow } from '../search/doc.js';
+import { searchableShadow } from '../search/doc.js';
 import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
 import { contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
@@ -26,25 +26,30 @@ export function dedupeById(records: readonly PageRecord[]): PageRecord[] {
 const ASCII_JSON = /^[\x00-\x7f]*$/;
 
 /**
- * Adds what the Postgres search backend queries besides the document: the (sparse) text shadow
- * of the searchable fields (a record whose JSON text is all ASCII needs none) and the `keys`
- * of its lookup fields.
+ * Readies records for writing, once per record and before the page's transaction, so it
+ * overlaps with the write in flight: the JSON text (feeding both the content hash and the
+ * payload), the hash, and the `keys` of the entity's lookup fields. Prepared records pass
+ * through unchanged.
+ */
+export function prepareRecords(records: readonly PageRecord[], lookup: readonly string[] = []): PageRecord[] {
+  return records.map((r) => {
+    if (r.json !== undefined && r.hash !== undefined && r.keys !== undefined) return r;
+    const json = r.json ?? JSON.stringify(r.data);
+    return { ...r, json, hash: r.hash ?? contentHash(r.data, json), keys: r.keys ?? lookupKeys(lookup, r.data) };
+  });
+}
+
+/**
+ * Adds the (sparse) text shadow of the searchable fields, which the Postgres search backend
+ * queries besides the document; a record whose JSON text is all ASCII needs none. Computed only
+ * for records that changed, inside the write.
  */
 export function withShadows(records: readonly PageRecord[], searchable: Readonly<Record<string, unknown>> | undefined, lookup: readonly string[] = []): PageRecord[] {
   if (searchable === undefined) return [...records];
-  return records.map((r) => ({
+  return prepareRecords(records, lookup).map((r) => ({
     ...r,
-    shadow: r.json !== undefined && ASCII_JSON.test(r.json) ? null : (textShadow(projectSearchable(searchable, r.data)) ?? null),
-    keys: lookupKeys(lookup, r.data),
+    shadow: ASCII_JSON.test(r.json as string) ? null : (searchableShadow(searchable, r.data) ?? null),
   }));
-}
-
-/** Serializes each record once: its JSON text feeds both the content hash and the payload. */
-export function withJson(records: readonly PageRecord[]): PageRecord[] {
-  return records.map((r) => {
-    const json = r.json ?? JSON.stringify(r.data);
-    return { ...r, json, hash: r.hash ?? contentHash(r.data, json) };
-  });
 }
 
 export async function writePage(
@@ -54,7 +59,7 @@ export async function writePage(
   checkpoint: RunCheckpoint,
   pages = 1,
 ): Promise<PageResult> {
-  const unique = withJson(dedupeById(records));
+  const unique = prepareRecords(dedupeById(records), run.lookup);
   return db.transaction().execute(async (tx) => {
     await lockEntity(tx, run.connectorId, run.entity);
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.

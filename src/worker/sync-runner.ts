@@ -22,7 +22,7 @@ import { claimRun, finishRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { BatchWriter } from './batch-writer.js';
 import { fetchPage } from './fetch-page.js';
-import { RunNotRunning, writePage } from './page-writer.js';
+import { prepareRecords, RunNotRunning, writePage } from './page-writer.js';
 import { runPartitions } from './run-partitions.js';
 
 /** What a run needs. */
@@ -60,6 +60,8 @@ interface RunContext {
   /** Fixed for the whole run (and its resumes); see run-partitions.ts. */
   partitions: Partition[];
   readonly shipper: BackgroundShipper;
+  /** The entity's lookup fields (their `keys` are written with each record). */
+  readonly lookup: readonly string[];
 }
 
 function toPageRecords(entity: EntityDef, raw: readonly Record<string, unknown>[], log: Logger): PageRecord[] {
@@ -98,7 +100,7 @@ function fetchOne(deps: SyncDeps, ctx: RunContext, params: Record<string, unknow
 }
 
 function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
-  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: lookupFields(ctx.entity) };
+  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: ctx.lookup };
   return new BatchWriter(async (batch) => {
     await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages);
     ctx.shipper.poke();
@@ -127,7 +129,7 @@ async function syncPartition(deps: SyncDeps, ctx: RunContext, index: number, sta
       pending = next === null ? null : fetchOne(deps, ctx, next);
       trackCursor(ctx, raw);
       const checkpoint: RunCheckpoint = { partition: next === null ? index + 1 : index, page: next, maxCursor: ctx.maxCursor, partitions: ctx.partitions };
-      await writer.add(toPageRecords(ctx.entity, raw, ctx.log), checkpoint);
+      await writer.add(prepareRecords(toPageRecords(ctx.entity, raw, ctx.log), ctx.lookup), checkpoint);
       params = next;
     }
     await writer.drain();
@@ -169,7 +171,7 @@ async function loadContext(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal
   const log = deps.logger.child({ connector: connector.id, entity: run.entity, runId: run.id });
   const maxCursor = typeof run.checkpoint?.maxCursor === 'number' ? run.checkpoint.maxCursor : null;
   const shipper = new BackgroundShipper(deps, connector.id, searchTarget(connector.connectorType, run.entity));
-  return { run, connector, connectorDef, entity, credentials, log, signal, maxCursor, partitions: [], shipper };
+  return { run, connector, connectorDef, entity, credentials, log, signal, maxCursor, partitions: [], shipper, lookup: lookupFields(entity) };
 }
 
 function partitionSource(deps: SyncDeps, ctx: RunContext): Parameters<typeof runPartitions>[0] {

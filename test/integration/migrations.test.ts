@@ -1,17 +1,22 @@
+import { mkdtemp, copyFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { createDb } from '../../src/store/db.js';
-import { migrateToLatest } from '../../src/store/migrate.js';
+import { MIGRATIONS_DIR, migrateToLatest } from '../../src/store/migrate.js';
 import { createDatabase } from './helpers/fresh-db.js';
+
+const ALL = ['0001_init', '0002_lean_index', '0003_seen_batches'];
 
 describe('migrations', () => {
   it('apply from an empty database, then are a no-op', async () => {
     const { db } = createDb(await createDatabase(), 2);
     try {
       const first = await migrateToLatest(db);
-      expect(first).toEqual(['0001_init', '0002_lean_index']);
+      expect(first).toEqual(ALL);
       const tables = await sql<{ t: string }>`select table_name as t from information_schema.tables where table_schema = 'public' order by 1`.execute(db);
-      expect(tables.rows.map((r) => r.t)).toEqual(expect.arrayContaining(['api_tokens', 'connectors', 'entity_state', 'organizations', 'records', 'sync_run_seen', 'sync_runs']));
+      expect(tables.rows.map((r) => r.t)).toEqual(expect.arrayContaining(['api_tokens', 'connectors', 'entity_state', 'organizations', 'records', 'sync_run_seen_batches', 'sync_runs']));
       expect(await migrateToLatest(db)).toEqual([]);
     } finally {
       await db.destroy();
@@ -24,12 +29,32 @@ describe('migrations', () => {
     const b = createDb(url, 2);
     try {
       const [ra, rb] = await Promise.all([migrateToLatest(a.db), migrateToLatest(b.db)]);
-      expect([...ra, ...rb]).toEqual(['0001_init', '0002_lean_index']);
+      expect([...ra, ...rb]).toEqual(ALL);
       const applied = await sql<{ n: string }>`select count(*)::text as n from syncdex_migrations`.execute(a.db);
-      expect(applied.rows[0]?.n).toBe('2'); // each migration exactly once
+      expect(applied.rows[0]?.n).toBe(String(ALL.length)); // each migration exactly once
     } finally {
       await a.db.destroy();
       await b.db.destroy();
+    }
+  });
+
+  it('0003 carries the seen-sets of unfinished runs over to one row per run', async () => {
+    const { db } = createDb(await createDatabase(), 2);
+    try {
+      const v2 = await mkdtemp(path.join(tmpdir(), 'sx-mig-'));
+      for (const f of ALL.slice(0, 2)) await copyFile(path.join(MIGRATIONS_DIR, `${f}.sql`), path.join(v2, `${f}.sql`));
+      await migrateToLatest(db, v2);
+      await sql`insert into organizations (id, name) values ('00000000-0000-0000-0000-00000000000a', 'o')`.execute(db);
+      await sql`insert into connectors (id, organization_id, external_user_id, connector_type, name, secret_ciphertext, secret_key_id, auth_method, replication_config)
+                values ('00000000-0000-0000-0000-00000000000c', '00000000-0000-0000-0000-00000000000a', 'u', 'payments', 'c', '\\x00', 'k', 'api_key', '{}')`.execute(db);
+      const run = await sql<{ id: string }>`insert into sync_runs (connector_id, entity, trigger, mode, status) values ('00000000-0000-0000-0000-00000000000c', 'customers', 'manual', 'full', 'failed') returning id::text`.execute(db);
+      const id = run.rows[0]!.id;
+      await sql`insert into sync_run_seen (run_id, record_id) values (${id}::bigint, 'a'), (${id}::bigint, 'b')`.execute(db);
+      expect(await migrateToLatest(db)).toEqual(['0003_seen_batches']);
+      const rows = await sql<{ ids: string[] }>`select record_ids as ids from sync_run_seen_batches where run_id = ${id}::bigint`.execute(db);
+      expect(rows.rows.map((r) => [...r.ids].sort())).toEqual([['a', 'b']]);
+    } finally {
+      await db.destroy();
     }
   });
 });
