@@ -27,6 +27,7 @@ const schema = z
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
     WORKER_LOCK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
     MAX_RUNS_PER_CONNECTOR: z.coerce.number().int().min(1).max(64).default(2),
+    SYNC_PARTITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   });
 
 /** Rules across variables; checked on the raw values so they are reported with the others. */
@@ -63,6 +64,8 @@ export interface Config {
   /** How long a job stays locked to a worker that stopped answering (then another resumes it). */
   readonly workerLockMs: number;
   readonly maxRunsPerConnector: number;
+  /** Partitions of one run read at once. */
+  readonly partitionConcurrency: number;
 }
 
 /** Parses an environment (default: process.env); throws one `config_invalid` listing every problem. */
@@ -92,5 +95,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workerConcurrency: e.WORKER_CONCURRENCY,
     workerLockMs: e.WORKER_LOCK_MS,
     maxRunsPerConnector: e.MAX_RUNS_PER_CONNECTOR,
+    partitionConcurrency: e.SYNC_PARTITION_CONCURRENCY,
   };
 }

@@ -73,14 +73,18 @@ export interface EntityStateTable {
 
 /** The checkpoint a run resumes from. */
 export interface RunCheckpoint {
-  /** Index into the run's planned partitions. */
+  /** Index into the run's planned partitions: the lowest one not finished. */
   partition: number;
   /** Paging state for the next page of that partition; null = first page. */
   page: Record<string, unknown> | null;
+  /** Partitions started and not finished, with their next page (null = first), when read in parallel. */
+  open?: { partition: number; page: Record<string, unknown> | null }[];
+  /** Index of the next partition not started yet (with `open`). */
+  next?: number;
   /** Highest incremental-field value seen so far in this run. */
   maxCursor?: string | number | null;
   /** The run's partitions, fixed at its first start so a resumed run pages the same list. */
-  partitions?: Record<string, string>[];
+  partitions?: Record<string, string | number>[];
 }
 
 /** What a failed run recorded. */

@@ -4,6 +4,7 @@
  * index page by page, and at the successful end of a full run tombstones what it did not see.
  */
 import type { Kysely } from 'kysely';
+import pLimit from 'p-limit';
 import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
 import { boundSeconds, firstPageParams, nextPageParams, readCall, recordsOf, type Partition } from '../connectors/planner.js';
@@ -24,6 +25,7 @@ import { BatchWriter } from './batch-writer.js';
 import { fetchPage } from './fetch-page.js';
 import { prepareRecords, RunNotRunning, writePage } from './page-writer.js';
 import { runPartitions } from './run-partitions.js';
+import { RunProgress, type PartitionClaim } from './run-progress.js';
 
 /** What a run needs. */
 export interface SyncDeps {
@@ -40,6 +42,8 @@ export interface SyncDeps {
   readonly maxRunsPerConnector?: number;
   /** Most records one page-batch transaction holds (pages arriving during a write wait in it). Default 200. */
   readonly maxBatchRecords?: number;
+  /** Partitions of one run read at once (p-limit). Default 4. */
+  readonly partitionConcurrency?: number;
   /** A running run without a heartbeat for this long belongs to a dead worker. Default 120. */
   readonly staleRunSec?: number;
 }
@@ -107,44 +111,65 @@ function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
   }, deps.maxBatchRecords);
 }
 
+/** Shared by the chains of one run: pages read so far and the first failure. */
+interface ChainState {
+  pages: number;
+  failure: { error: unknown } | null;
+}
+
 /**
- * Pages through one partition from `start`; returns false when the run was cancelled. Fetching
- * runs one page ahead of the batch writer, and shipping to the index runs beside both. Pages
- * already read are written with their checkpoint even when a later fetch fails or the worker
- * shuts down, so a retry never reads them again.
+ * Pages through one partition, from its claimed page, into the run's batch writer. Fetching runs
+ * one page ahead of the writer. Stops after the page in hand when another chain failed.
  */
-async function syncPartition(deps: SyncDeps, ctx: RunContext, index: number, start: Record<string, unknown>, pagesSoFar: number): Promise<number | false> {
+async function readChain(deps: SyncDeps, ctx: RunContext, progress: RunProgress, writer: BatchWriter, claim: PartitionClaim, since: number | undefined, state: ChainState): Promise<void> {
   const cap = deps.maxPagesPerRun ?? 1_000_000;
-  const writer = batchWriter(deps, ctx);
-  let params: Record<string, unknown> | null = start;
-  let pending: Promise<RuntimePage> | null = fetchOne(deps, ctx, start);
-  let pages = pagesSoFar;
-  try {
-    while (params !== null && pending !== null) {
-      if (ctx.signal?.aborted === true) throw new AppError('unavailable', 'worker shutting down; the run resumes from its checkpoint', { retryable: true });
-      if (++pages > cap) throw new AppError('upstream_error', `page cap of ${cap} reached; stopping a runaway sync`);
-      const page = await pending;
-      const raw = recordsOf(ctx.entity, page.data);
-      const next = nextPageParams(ctx.entity, params, { records: raw, meta: page.meta });
-      pending = next === null ? null : fetchOne(deps, ctx, next);
-      trackCursor(ctx, raw);
-      const checkpoint: RunCheckpoint = { partition: next === null ? index + 1 : index, page: next, maxCursor: ctx.maxCursor, partitions: ctx.partitions };
-      await writer.add(prepareRecords(toPageRecords(ctx.entity, raw, ctx.log), ctx.lookup), checkpoint);
-      params = next;
-    }
-    await writer.drain();
-  } catch (e) {
-    if (e instanceof RunNotRunning) return false;
-    // Keep what was read: write the buffered pages, then fail (a write failure wins).
-    try {
-      await writer.drain();
-    } catch (w) {
-      if (w instanceof RunNotRunning) return false;
-      throw w;
-    }
-    throw e;
+  let params: Record<string, unknown> = claim.page ?? firstPageParams(ctx.entity, ctx.partitions[claim.index] ?? {}, since);
+  let pending: Promise<RuntimePage> | null = fetchOne(deps, ctx, params);
+  while (pending !== null && state.failure === null) {
+    if (ctx.signal?.aborted === true) throw new AppError('unavailable', 'worker shutting down; the run resumes from its checkpoint', { retryable: true });
+    if (++state.pages > cap) throw new AppError('upstream_error', `page cap of ${cap} reached; stopping a runaway sync`);
+    const page = await pending;
+    const raw = recordsOf(ctx.entity, page.data);
+    const next = nextPageParams(ctx.entity, params, { records: raw, meta: page.meta });
+    pending = next === null ? null : fetchOne(deps, ctx, next);
+    trackCursor(ctx, raw);
+    progress.advance(claim.index, next);
+    const checkpoint: RunCheckpoint = { ...progress.snapshot(), maxCursor: ctx.maxCursor, partitions: ctx.partitions };
+    await writer.add(prepareRecords(toPageRecords(ctx.entity, raw, ctx.log), ctx.lookup), checkpoint);
+    if (next !== null) params = next;
   }
-  return pages;
+}
+
+/**
+ * Reads the run's remaining partitions, up to `partitionConcurrency` at once (p-limit), into one
+ * batch writer; returns the pages read so far, or false when the run was cancelled. Pages already
+ * read are written with their checkpoint even when a fetch fails or the worker shuts down, so a
+ * retry never reads them again.
+ */
+async function readPartitions(deps: SyncDeps, ctx: RunContext, progress: RunProgress, since: number | undefined, pagesSoFar: number): Promise<number | false> {
+  const writer = batchWriter(deps, ctx);
+  const state: ChainState = { pages: pagesSoFar, failure: null };
+  const limit = pLimit(deps.partitionConcurrency ?? 4);
+  const chains = Array.from({ length: progress.remaining() }, () =>
+    limit(async () => {
+      const claim = state.failure === null ? progress.claim() : null;
+      if (claim === null) return;
+      await readChain(deps, ctx, progress, writer, claim, since, state).catch((error: unknown) => {
+        state.failure ??= { error };
+      });
+    }),
+  );
+  await Promise.all(chains);
+  try {
+    // Keep what was read: write the buffered pages, then fail (a write failure wins).
+    await writer.drain();
+  } catch (w) {
+    if (w instanceof RunNotRunning) return false;
+    throw w;
+  }
+  if (state.failure === null) return state.pages;
+  if (state.failure.error instanceof RunNotRunning) return false;
+  throw state.failure.error;
 }
 
 async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
@@ -194,14 +219,10 @@ export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSi
   const partitions = await runPartitions(partitionSource(deps, ctx), run.id, cp);
   ctx.partitions = partitions;
   ctx.log.info({ mode: run.mode, partitions: partitions.length, resumeAt: { partition: cp.partition, page: cp.page }, attempt: run.attempts }, 'sync run started');
-  let pages = run.pages;
+  let pages: number | false;
   try {
-    for (let i = cp.partition; i < partitions.length; i++) {
-      const start = i === cp.partition && cp.page !== null ? cp.page : firstPageParams(ctx.entity, partitions[i] ?? {}, since);
-      const done = await syncPartition(deps, ctx, i, start, pages);
-      if (done === false) return 'stopped';
-      pages = done;
-    }
+    pages = await readPartitions(deps, ctx, new RunProgress(cp, partitions.length), since, run.pages);
+    if (pages === false) return 'stopped';
   } finally {
     // Whatever happened, pages already written reach the index before the job ends.
     await ctx.shipper.drain().catch((e: unknown) => ctx.log.warn({ err: { message: (e as Error).message } }, 'index shipping failed; the next run ships it'));

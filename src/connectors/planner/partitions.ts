@@ -8,7 +8,7 @@ import { readOf } from './read.js';
 import { applyTemplate } from './template.js';
 
 /** Params that select one partition (e.g. `{account_id: "123"}`); `{}` for unpartitioned entities. */
-export type Partition = Readonly<Record<string, string>>;
+export type Partition = Readonly<Record<string, string | number>>;
 
 export type ParentDim = Extract<PartitionSpec, { kind: 'parent' }>;
 
