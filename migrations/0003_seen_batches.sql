@@ -1,4 +1,4 @@
--- syncdex schema v3: a full run's seen-set as one row per page batch (docs/decisions.md #15).
+-- syncdex schema v3: a full run's seen-set as one row per page batch (docs/decisions.md, store item 3).
 --
 -- One row per seen id cost about 20 µs per record on every page of every full run (a heap row,
 -- a primary-key entry and a foreign-key check each), a fifth of a page write. An array of ids
