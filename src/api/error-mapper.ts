@@ -1,6 +1,7 @@
 /** The one place AppError codes become HTTP statuses. No stack trace ever leaves the process. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, isAppError, type ErrorCode } from '../errors.js';
+import { isTransientDbError } from '../store/db-errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_request: 400,
@@ -35,9 +36,12 @@ function fromFastify(e: FastifyError, url: string): AppError {
   return new AppError('internal', 'internal error');
 }
 
+// A database failover answers 503 with Retry-After, not 500: the client's request was fine.
+const DB_UNAVAILABLE = new AppError('unavailable', 'the database is unavailable; try again', { retryable: true, retryAfterSec: 1 });
+
 /** Fastify error handler: maps, logs server faults, answers `{error:{code,message,path?}}`. */
 export function handleError(e: unknown, req: FastifyRequest, reply: FastifyReply): void {
-  const err = isAppError(e) ? e : fromFastify(e as FastifyError, req.url);
+  const err = isAppError(e) ? e : isTransientDbError(e) ? DB_UNAVAILABLE : fromFastify(e as FastifyError, req.url);
   const status = statusOf(err.code);
   if (status >= 500) req.log.error({ err: { message: (e as Error).message, code: err.code } }, 'request failed');
   if (err.retryAfterSec !== undefined) void reply.header('retry-after', String(err.retryAfterSec));

@@ -12,6 +12,10 @@ export function createDb(databaseUrl: string, max = 10): { db: Kysely<DB>; pool:
   const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'syncdex' });
   // An idle client erroring (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
+  // pg-pool only listens for errors on idle clients. A checked-out client whose server goes
+  // away (failover, pg_terminate_backend) emits 'error' with no listener, which would crash the
+  // process; the query in flight still rejects, and the pool drops the dead client on release.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   return { db, pool };
 }

@@ -4,6 +4,7 @@ import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq
 /** How long a throttled run waits before trying to start again. */
 export const THROTTLE_DELAY_MS = 2_000;
 import { isAppError } from '../errors.js';
+import { transientDbError } from '../store/db-errors.js';
 import { getRun } from '../store/runs-repo.js';
 import { syncJobSchema, type SyncJob } from './jobs.js';
 import { executeRun, failRun, type SyncDeps } from './sync-runner.js';
@@ -21,8 +22,10 @@ export function syncProcessor(deps: SyncDeps, signal?: AbortSignal) {
         throw new DelayedError();
       }
       return outcome;
-    } catch (e) {
-      if (e instanceof DelayedError || e instanceof WaitingError) throw e;
+    } catch (thrown) {
+      if (thrown instanceof DelayedError || thrown instanceof WaitingError) throw thrown;
+      // A database restart or deadlock mid-run is retried from the checkpoint like an upstream 5xx.
+      const e = transientDbError(thrown) ?? thrown;
       const retryable = isAppError(e) && e.retryable;
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.warn({ err: { code: isAppError(e) ? e.code : 'internal', message: (e as Error).message }, retryable, attempt: job.attemptsMade + 1 }, 'sync run attempt failed');

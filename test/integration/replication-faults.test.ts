@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { replayRun, triggerSync } from '../../src/app/operations.js';
 import { expectIndexEqualsStore, expectStoreEqualsSandbox } from './helpers/compare.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -72,5 +74,31 @@ describe('upstream faults during a sync', () => {
     const replay = await replayRun(h.deps, failedRunId, { fromStart: true });
     expect((await h.waitRun(replay.id)).status).toBe('succeeded');
     expect(h.sandbox.faults.callsFor('payments', 'customers') - callsBefore).toBe(SIZE / 100);
+  });
+
+  it('a database restart mid-run (connections terminated) is retried from the checkpoint, not failed', async () => {
+    h.sandbox.faults.clear();
+    h.sandbox.faults.arm({ kind: 'slow', delayMs: 100, count: -1 });
+    // Hold writes to records so a page write is certainly in flight when the connections die.
+    const blocker = new pg.Client({ connectionString: h.env.DATABASE_URL, application_name: 'test-blocker' });
+    await blocker.connect();
+    try {
+      const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+      await blocker.query('begin; lock table records in share mode');
+      const waiting = sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'syncdex' and wait_event_type = 'Lock'`;
+      for (let t = 0; t < 400 && (await waiting.execute(h.deps.db)).rows[0]!.n === 0; t++) await new Promise((r) => setTimeout(r, 25));
+      // What a failover does to the app: every syncdex connection dies, one of them mid-write.
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'syncdex' and pid <> pg_backend_pid()`.execute(h.deps.db);
+      await blocker.query('rollback');
+      h.sandbox.faults.clear();
+      const final = await h.waitRun(run!.id);
+      expect(final).toMatchObject({ status: 'succeeded', error: null });
+      expect(final.attempts).toBeGreaterThanOrEqual(2);
+      expect(Number(final.deleted)).toBe(0);
+      await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
+      expect(h.logs.join('')).toContain('the database is unavailable');
+    } finally {
+      await blocker.end();
+    }
   });
 });

@@ -79,7 +79,7 @@ describe.skipIf(redisBin === null)('a Redis restart during a run', () => {
     for (let t = 0; t < 400 && ((await getRun(h.deps.db, runs[0]!.id))?.pages ?? 0) < 3; t++) await new Promise((r) => setTimeout(r, 25));
     await redis.restart();
     h.sandbox.faults.clear();
-    for (const r of runs) expect((await h.waitRun(r.id, 120_000)).status).toBe('succeeded');
+    for (const r of runs) expect(await h.waitRun(r.id, 120_000)).toMatchObject({ status: 'succeeded', error: null });
     for (const c of ids) await expectStoreEqualsSandbox(h, c, 'payments', 'customers');
   });
 });

@@ -1,3 +1,5 @@
+import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './helpers/harness.js';
 
@@ -104,5 +106,26 @@ describe('search through the execute endpoint (Postgres backend)', () => {
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: { code: 'action_not_supported', path: 'action' } });
     expect(res.body).toContain('execution service');
+  });
+
+  it('answers 503 unavailable with Retry-After when the database connection dies under a search', async () => {
+    // Hold the search on a lock, then kill its connection: what a failover does to a request.
+    const blocker = new pg.Client({ connectionString: h.env.DATABASE_URL, application_name: 'test-blocker' });
+    await blocker.connect();
+    try {
+      await blocker.query('begin; lock table records in access exclusive mode');
+      const pending = search({ query: { filter: { eq: { currency: 'eur' } } } });
+      const waiting = sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'syncdex' and wait_event_type = 'Lock'`;
+      for (let t = 0; t < 400 && (await waiting.execute(h.deps.db)).rows[0]!.n === 0; t++) await new Promise((r) => setTimeout(r, 25));
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'syncdex' and wait_event_type = 'Lock'`.execute(h.deps.db);
+      const res = await pending;
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBe('1');
+      expect(res.json()).toEqual({ error: { code: 'unavailable', message: 'the database is unavailable; try again' } });
+    } finally {
+      await blocker.query('rollback');
+      await blocker.end();
+    }
+    expect((await search({ query: { filter: { eq: { currency: 'eur' } } } })).statusCode).toBe(200);
   });
 });

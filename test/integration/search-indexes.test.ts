@@ -6,6 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
+import { ensureEntityIndexes, sortIndexFields } from '../../src/search/postgres/entity-indexes.js';
 import { compileSearch } from '../../src/search/postgres/postgres-backend.js';
 import { searchTarget } from '../../src/search/target.js';
 import { createDb, type DB } from '../../src/store/db.js';
@@ -51,6 +52,21 @@ describe('Postgres search indexes', () => {
 
   it('eq on the id field uses the primary key', async () => {
     expect(await plan({ eq: { id: 'cus_7' } })).toContain('records_pkey');
+  });
+
+  it('creates an entity\'s sort indexes once when many first syncs ask at the same moment', async () => {
+    // Runs of different connectors of one type start together (one job each, from the pool);
+    // `create index if not exists` alone fails one of them on pg_class's unique index.
+    const charges = searchTarget('payments', 'charges');
+    const pool = createDb(await migratedDatabase(), 8).db;
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 8 }, () => ensureEntityIndexes(pool, charges)));
+      expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+      const { rows } = await sql<{ n: string }>`select count(*)::int as n from pg_indexes where tablename = 'records' and indexname like 'records_sort_%'`.execute(pool);
+      expect(Number(rows[0]?.n)).toBe(sortIndexFields(charges).length * 2);
+    } finally {
+      await pool.destroy();
+    }
   });
 
 });

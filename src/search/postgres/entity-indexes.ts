@@ -46,6 +46,12 @@ export async function ensureEntityIndexes(db: Db, target: SearchTarget): Promise
   const { rows } = await sql<{ n: string }>`select indexname as n from pg_indexes where tablename = 'records' and indexname = any(${wanted.map((w) => w.name)})`.execute(db);
   const missing = wanted.filter((w) => !rows.some((r) => r.n === w.name));
   if (missing.length === 0) return;
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`sort-indexes/${target.entity}`}, 0))`.execute(db);
-  for (const w of missing) await w.ddl.execute(db);
+  // `create index if not exists` is not safe against a concurrent create of the same name (it
+  // fails on pg_class's unique index), so creators queue on a lock held to their commit.
+  const create = async (tx: Db): Promise<void> => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${`sort-indexes/${target.connectorType}/${target.entity}`}, 0))`.execute(tx);
+    for (const w of missing) await w.ddl.execute(tx);
+  };
+  if (db.isTransaction) await create(db);
+  else await db.transaction().execute(create);
 }
