@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import pLimit from 'p-limit';
 import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
-import { boundSeconds, firstPageParams, nextPageParams, readCall, recordsOf, type Partition } from '../connectors/planner.js';
+import { boundSeconds, firstPageParams, nextPageParams, readCall, readLowerBound, recordsOf, type Partition } from '../connectors/planner.js';
 import type { ConnectorRuntime, RuntimePage } from '../connectors/runtime-client.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -79,11 +79,15 @@ function toPageRecords(entity: EntityDef, raw: readonly Record<string, unknown>[
 }
 
 async function sinceFor(deps: SyncDeps, ctx: RunContext): Promise<number | undefined> {
-  const inc = ctx.entity.read?.incremental;
-  if (ctx.run.mode !== 'incremental' || inc === undefined) return undefined;
-  const state = await getEntityState(deps.db, ctx.connector.id, ctx.run.entity);
-  const cursor = typeof state?.sync_cursor === 'number' ? state.sync_cursor : null;
-  return cursor === null ? undefined : cursor - (deps.lookbackSec ?? 300);
+  if (ctx.entity.read?.incremental === undefined) return undefined;
+  const state = ctx.run.mode === 'incremental' ? await getEntityState(deps.db, ctx.connector.id, ctx.run.entity) : null;
+  const startDate = ctx.connector.replicationConfig.start_date;
+  return readLowerBound({
+    mode: ctx.run.mode,
+    cursorSec: typeof state?.sync_cursor === 'number' ? state.sync_cursor : null,
+    lookbackSec: deps.lookbackSec ?? 300,
+    startDateSec: typeof startDate === 'string' ? Date.parse(startDate) / 1000 : null,
+  });
 }
 
 function trackCursor(ctx: RunContext, records: readonly Record<string, unknown>[]): void {

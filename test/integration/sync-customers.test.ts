@@ -47,3 +47,34 @@ describe('sync of payments customers from the sandbox (Postgres queue backend)',
     expect(state.last_synced_at).not.toBeNull();
   });
 });
+
+describe('replication_config.start_date', () => {
+  let h: Harness;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 900 });
+  });
+  afterAll(async () => h?.close());
+
+  it('full runs read only records created since start_date, and their deletion detection keeps them', async () => {
+    const all = h.sandbox.dataset('payments', 'customers').all();
+    const created = all.map((r) => Number(r.created)).sort((a, b) => a - b);
+    const startSec = created[Math.floor(created.length / 3)]!;
+    const expected = all.filter((r) => Number(r.created) >= startSec).map((r) => String(r.id)).sort();
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(all.length);
+    const startDate = new Date(startSec * 1000).toISOString();
+    const id = (await h.createConnector(await h.token(), { replication_config: { entities: ['customers'], start_date: startDate } })).id;
+    const [run] = await h.runsOf(id);
+    expect(await h.waitRun(run!.id)).toMatchObject({ status: 'succeeded', error: null });
+    const stored = async () => (await h.deps.db.selectFrom('records').select('record_id').where('connector_id', '=', id).where('deleted_at', 'is', null).execute()).map((r) => r.record_id).sort();
+    expect(await stored()).toEqual(expected);
+    const connector = await findConnector(h.deps.db, id);
+    const again = await requestSync(h.deps, connector!, { entity: 'customers', trigger: 'manual', mode: 'full' });
+    const final = await h.waitRun(again.id);
+    expect([final.status, Number(final.deleted), Number(final.unchanged)]).toEqual(['succeeded', 0, expected.length]);
+    expect(await stored()).toEqual(expected);
+  });
+});
+

@@ -28,3 +28,25 @@ export function boundSeconds(inc: IncrementalSpec, value: unknown): number | nul
   }
   return null;
 }
+
+/** What bounds a run's reads from below. */
+export interface LowerBoundInput {
+  readonly mode: 'full' | 'incremental';
+  /** The saved cursor (epoch seconds), null before the first successful run. */
+  readonly cursorSec: number | null;
+  readonly lookbackSec: number;
+  /** `replication_config.start_date` as epoch seconds, null when unset. */
+  readonly startDateSec: number | null;
+}
+
+/**
+ * Lower bound (epoch seconds) of the incremental filter of one run, or undefined to read
+ * everything: incremental runs read from the cursor minus the look-back; every run, full ones
+ * included, reads nothing before `start_date`. Full runs under a `start_date` therefore see exactly
+ * the records they may hold, so their deletion detection stays exact.
+ */
+export function readLowerBound(o: LowerBoundInput): number | undefined {
+  const fromCursor = o.mode === 'incremental' && o.cursorSec !== null ? o.cursorSec - o.lookbackSec : null;
+  if (fromCursor === null) return o.startDateSec ?? undefined;
+  return o.startDateSec === null ? fromCursor : Math.max(fromCursor, o.startDateSec);
+}

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../../src/connectors/catalog/index.js';
 import type { EntityDef, IncrementalSpec } from '../../../src/connectors/catalog/types.js';
-import { boundSeconds, firstPageParams, formatBound } from '../../../src/connectors/planner.js';
+import { boundSeconds, firstPageParams, formatBound, readLowerBound } from '../../../src/connectors/planner.js';
 
 const def = (kind: string, name: string): EntityDef => {
   const e = catalog[kind]?.entities[name];
@@ -55,5 +55,25 @@ describe('boundSeconds', () => {
     expect(boundSeconds(iso, '1970-01-01T00:00:10Z')).toBe(10);
     expect(boundSeconds(iso, 'yesterday')).toBeNull();
     expect(boundSeconds(iso, undefined)).toBeNull();
+  });
+});
+
+describe('the lower bound of a run\'s reads', () => {
+  const base = { cursorSec: 10_000, lookbackSec: 300, startDateSec: null } as const;
+
+  it('reads everything on a full run without start_date, and ignores the cursor on full runs', () => {
+    expect(readLowerBound({ ...base, mode: 'full' })).toBeUndefined();
+  });
+
+  it('reads from the cursor minus the look-back on incremental runs; a first run has no cursor', () => {
+    expect(readLowerBound({ ...base, mode: 'incremental' })).toBe(9_700);
+    expect(readLowerBound({ ...base, mode: 'incremental', cursorSec: null })).toBeUndefined();
+  });
+
+  it('never reads before start_date, full or incremental', () => {
+    expect(readLowerBound({ ...base, mode: 'full', startDateSec: 5_000 })).toBe(5_000);
+    expect(readLowerBound({ ...base, mode: 'incremental', startDateSec: 5_000 })).toBe(9_700);
+    expect(readLowerBound({ ...base, mode: 'incremental', startDateSec: 9_900 })).toBe(9_900);
+    expect(readLowerBound({ ...base, mode: 'incremental', cursorSec: null, startDateSec: 5_000 })).toBe(5_000);
   });
 });
