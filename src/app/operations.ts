@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import { findConnector, type Connector } from '../store/connectors-repo.js';
-import { copySeen, lockEntity } from '../store/records-repo.js';
+import { inheritSeen, lockEntity } from '../store/records-repo.js';
 import { getRun } from '../store/runs-repo.js';
 import type { RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
@@ -65,14 +65,18 @@ export async function cancelRun(deps: Deps, runId: string): Promise<SyncRunRow> 
 
 /**
  * Replays a run as a new run (`replay_of`), never editing the original: from its checkpoint, or
- * from the start. A full run replayed from its checkpoint inherits the ids the original saw, so
- * its deletions still cover the partitions read before the checkpoint.
+ * from the start. A full run replayed from its checkpoint inherits the ids the original saw and
+ * its fence, so its deletions still cover the partitions read before the checkpoint and spare
+ * records stored since; once a later full run succeeded, that seen-set is dropped and a replay
+ * starts from the beginning.
  */
 export async function replayRun(deps: Deps, runId: string, opts: { fromStart?: boolean } = {}): Promise<SyncRunRow> {
   const original = await mustRun(deps, runId);
   if (original.status === 'queued' || original.status === 'running') throw new AppError('conflict', `run ${runId} is still ${original.status}; cancel it or wait`, { path: 'run_id' });
   const connector = await mustConnector(deps, original.connector_id);
-  const fromCheckpoint = opts.fromStart !== true && original.status !== 'succeeded' && original.checkpoint !== null;
+  // Once a later full run succeeded, the original's seen-set is gone: a replay starts over.
+  const seenGone = original.mode === 'full' && original.seen_dropped_at !== null;
+  const fromCheckpoint = opts.fromStart !== true && original.status !== 'succeeded' && original.checkpoint !== null && !seenGone;
   const run = await requestSync(deps, connector, {
     entity: original.entity,
     trigger: 'replay',
@@ -80,7 +84,7 @@ export async function replayRun(deps: Deps, runId: string, opts: { fromStart?: b
     replayOf: original.id,
     checkpoint: fromCheckpoint ? original.checkpoint : null,
     beforeEnqueue: fromCheckpoint && original.mode === 'full'
-      ? (db, newRunId) => copySeen(db, original.id, newRunId)
+      ? (db, newRunId) => inheritSeen(db, original.id, newRunId)
       : undefined,
   });
   return run;

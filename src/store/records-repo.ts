@@ -97,11 +97,35 @@ export async function markSeen(db: Db, runId: string, ids: readonly string[]): P
   await sql`insert into sync_run_seen_batches (run_id, record_ids) values (${runId}::bigint, ${ids}::text[])`.execute(db);
 }
 
-/** Gives `toRunId` the seen-set of `fromRunId` (a replay resuming from its original's checkpoint). */
-export async function copySeen(db: Db, fromRunId: string, toRunId: string): Promise<void> {
+/**
+ * Gives a replay from the checkpoint the original's seen-set and fence, so partitions read before
+ * the checkpoint are not tombstoned and records stored since the original started are not judged.
+ */
+export async function inheritSeen(db: Db, fromRunId: string, toRunId: string): Promise<void> {
   await sql`
     insert into sync_run_seen_batches (run_id, record_ids)
     select ${toRunId}::bigint, record_ids from sync_run_seen_batches where run_id = ${fromRunId}::bigint`.execute(db);
+  await sql`
+    update sync_runs t set seen_fence = f.seen_fence
+      from sync_runs f where f.id = ${fromRunId}::bigint and t.id = ${toRunId}::bigint`.execute(db);
+}
+
+/**
+ * Drops the seen-sets of earlier failed or cancelled full runs of an entity once a full run of
+ * it succeeded: that run reconciled everything they could have, and a replay of them starts over.
+ */
+export async function dropSupersededSeen(db: Db, connectorId: string, entity: string, runId: string): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    with dropped as (
+      update sync_runs set seen_dropped_at = now()
+       where connector_id = ${connectorId}::uuid and entity = ${entity} and mode = 'full'
+         and id < ${runId}::bigint and status in ('failed', 'cancelled') and seen_dropped_at is null
+      returning id
+    ), gone as (
+      delete from sync_run_seen_batches where run_id in (select id from dropped)
+    )
+    select id from dropped`.execute(db);
+  return rows.length;
 }
 
 /**
@@ -110,11 +134,14 @@ export async function copySeen(db: Db, fromRunId: string, toRunId: string): Prom
  * with): on fresh, unanalyzed tables the planner turned both a correlated NOT EXISTS and a joined
  * EXCEPT into nested loops that re-ran per row (minutes for 50,000 records in CI).
  */
-export async function tombstoneUnseen(db: Db, connectorId: string, entity: string, runId: string): Promise<number> {
+export async function tombstoneUnseen(db: Db, connectorId: string, entity: string, runId: string, fence: string | null): Promise<number> {
+  // Records written after the fence (by runs between an original and its replay) were never in
+  // the seen-set's reach: only the next full run can judge them.
+  const judged = fence === null ? sql`true` : sql`version <= ${fence}::bigint`;
   const result = await sql`
     with gone as materialized (
       select record_id from records
-       where connector_id = ${connectorId}::uuid and entity = ${entity} and deleted_at is null
+       where connector_id = ${connectorId}::uuid and entity = ${entity} and deleted_at is null and ${judged}
       except
       select unnest(record_ids) from sync_run_seen_batches where run_id = ${runId}::bigint
     )

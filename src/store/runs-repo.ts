@@ -58,6 +58,8 @@ export async function startRun(db: Db, id: string): Promise<SyncRunRow | null> {
       attempts: eb('attempts', '+', 1),
       started_at: sql<Date>`coalesce(started_at, now())`,
       heartbeat_at: sql<Date>`now()`,
+      // Set once, when reading first starts (a replay inherits its original's); see migration 0004.
+      seen_fence: sql<string>`coalesce(seen_fence, (select case when is_called then last_value else 0 end from record_version_seq))`,
     }))
     .where('id', '=', id)
     .where('status', 'in', ['queued', 'running'])

@@ -18,7 +18,7 @@ import { loadSealedSecret, findConnector, type Connector } from '../store/connec
 import { openJson, type Keyring } from '../store/crypto.js';
 import type { DB } from '../store/db.js';
 import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-state-repo.js';
-import { clearSeen, countLive, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
+import { clearSeen, countLive, dropSupersededSeen, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
 import { claimRun, finishRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { BatchWriter } from './batch-writer.js';
@@ -180,8 +180,9 @@ async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
   const { run, connector } = ctx;
   await deps.db.transaction().execute(async (tx) => {
     await lockEntity(tx, connector.id, run.entity);
-    const deleted = run.mode === 'full' ? await tombstoneUnseen(tx, connector.id, run.entity, run.id) : 0;
+    const deleted = run.mode === 'full' ? await tombstoneUnseen(tx, connector.id, run.entity, run.id, run.seen_fence) : 0;
     await clearSeen(tx, run.id);
+    if (run.mode === 'full') await dropSupersededSeen(tx, connector.id, run.entity, run.id);
     // A superseded execution (its job was redelivered) must not end the run, nor tombstone.
     if (!(await finishRun(tx, run.id, 'succeeded', { deleted, attempt: run.attempts }))) throw new RunNotRunning(run.id);
     const recordCount = await countLive(tx, connector.id, run.entity);

@@ -7,7 +7,7 @@ import { createDb } from '../../src/store/db.js';
 import { MIGRATIONS_DIR, migrateToLatest } from '../../src/store/migrate.js';
 import { createDatabase } from './helpers/fresh-db.js';
 
-const ALL = ['0001_init', '0002_lean_index', '0003_seen_batches'];
+const ALL = ['0001_init', '0002_lean_index', '0003_seen_batches', '0004_seen_fence'];
 
 describe('migrations', () => {
   it('apply from an empty database, then are a no-op', async () => {
@@ -50,7 +50,7 @@ describe('migrations', () => {
       const run = await sql<{ id: string }>`insert into sync_runs (connector_id, entity, trigger, mode, status) values ('00000000-0000-0000-0000-00000000000c', 'customers', 'manual', 'full', 'failed') returning id::text`.execute(db);
       const id = run.rows[0]!.id;
       await sql`insert into sync_run_seen (run_id, record_id) values (${id}::bigint, 'a'), (${id}::bigint, 'b')`.execute(db);
-      expect(await migrateToLatest(db)).toEqual(['0003_seen_batches']);
+      expect(await migrateToLatest(db)).toEqual(ALL.slice(2));
       const rows = await sql<{ ids: string[] }>`select record_ids as ids from sync_run_seen_batches where run_id = ${id}::bigint`.execute(db);
       expect(rows.rows.map((r) => [...r.ids].sort())).toEqual([['a', 'b']]);
     } finally {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { triggerSync } from '../../src/app/operations.js';
+import { replayRun, triggerSync } from '../../src/app/operations.js';
 import { expectIndexEqualsStore, expectStoreEqualsSandbox, storeRows } from './helpers/compare.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
@@ -81,5 +81,56 @@ describe('changes between runs: incremental, then full reconciles', () => {
     expect(row.deleted_at).not.toBeNull();
     const state = await h.deps.db.selectFrom('entity_state').selectAll().where('connector_id', '=', id).executeTakeFirstOrThrow();
     expect(Number(state.record_count)).toBe(700 + born.length - died.length);
+  });
+});
+
+describe('a failed full run replayed from its checkpoint after other runs wrote', () => {
+  let h: Harness;
+  let id: string;
+
+  beforeAll(async () => {
+    h = await startHarness();
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 700 });
+    id = (await h.createConnector(await h.token())).id;
+    const [first] = await h.runsOf(id);
+    expect((await h.waitRun(first!.id)).status).toBe('succeeded');
+  });
+  afterAll(async () => h?.close());
+
+  it('does not tombstone records an incremental run stored after the original started', async () => {
+    h.sandbox.faults.arm({ kind: 'status', status: 401, count: -1, afterCalls: 3 });
+    const [full] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    expect(await h.waitRun(full!.id)).toMatchObject({ status: 'failed', pages: 3 });
+    h.sandbox.faults.clear();
+    // New records land on the first pages (newest first), which the failed run already read.
+    const created = h.sandbox.mutate('payments', 'customers', { create: 30, update: 0, delete: 0 }).created.map(String);
+    const [inc] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'incremental' });
+    expect(await h.waitRun(inc!.id)).toMatchObject({ status: 'succeeded', inserted: expect.anything() });
+    const replay = await replayRun(h.deps, full!.id);
+    const final = await h.waitRun(replay.id);
+    expect(final).toMatchObject({ status: 'succeeded', error: null });
+    expect(Number(final.deleted)).toBe(0);
+    const rows = await storeRows(h, id, 'customers');
+    for (const x of created) expect(rows.get(x)?.deleted, x).toBe(false);
+    await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
+    failedId = full!.id;
+  });
+
+  let failedId = '';
+
+  it('drops the failed run\'s seen-set once a later full run succeeded; replaying it again starts over', async () => {
+    const seen = await h.deps.db.selectFrom('sync_run_seen_batches').select('run_id').where('run_id', '=', failedId).execute();
+    expect(seen).toEqual([]);
+    const original = await h.deps.db.selectFrom('sync_runs').select(['status', 'seen_dropped_at']).where('id', '=', failedId).executeTakeFirstOrThrow();
+    expect(original.status).toBe('failed');
+    expect(original.seen_dropped_at).not.toBeNull();
+    const callsBefore = h.sandbox.faults.callsFor('payments', 'customers');
+    const replay = await replayRun(h.deps, failedId);
+    expect(replay.checkpoint).toBeNull();
+    const final = await h.waitRun(replay.id);
+    expect([final.status, Number(final.deleted)]).toEqual(['succeeded', 0]);
+    expect(h.sandbox.faults.callsFor('payments', 'customers') - callsBefore).toBe(final.pages);
+    expect(final.pages).toBe(8); // 730 records from the first page on
+    await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
   });
 });
