@@ -86,10 +86,14 @@ export async function createConnector(deps: Deps, principal: Principal, input: C
     await ensureEntityStates(tx, c.id, replicatedEntities(c));
     return c;
   });
-  for (const entity of replicatedEntities(connector)) {
-    await requestSync(deps, connector, { entity, trigger: 'schedule', mode: 'full' });
-  }
+  // The schedule first: if a first run cannot be queued now, the schedule's next tick starts it
+  // (as a full run: the entity has none yet), so the connector is never left without syncs.
   await upsertSchedule(deps.scheduleQueue, connector);
+  for (const entity of replicatedEntities(connector)) {
+    await requestSync(deps, connector, { entity, trigger: 'schedule', mode: 'full' }).catch((e: unknown) =>
+      deps.logger.warn({ connector: connector.id, entity, err: { message: (e as Error).message } }, 'first sync not queued; the schedule will start it'),
+    );
+  }
   deps.logger.info({ connector: connector.id, connectorType: connector.connectorType }, 'connector created');
   return viewConnector(deps, connector);
 }

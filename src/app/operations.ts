@@ -3,11 +3,12 @@
  * resync (cursor reset, data kept), reset (data tombstoned, then a full run). The admin API and
  * the CLI call these; each is one short transaction plus queue calls.
  */
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { AppError } from '../errors.js';
 import { findConnector, type Connector } from '../store/connectors-repo.js';
 import { inheritSeen, lockEntity } from '../store/records-repo.js';
 import { getRun } from '../store/runs-repo.js';
+import type { DB } from '../store/db.js';
 import type { RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
 import { requestSync } from '../worker/request-sync.js';
@@ -84,10 +85,17 @@ export async function replayRun(deps: Deps, runId: string, opts: { fromStart?: b
     replayOf: original.id,
     checkpoint: fromCheckpoint ? original.checkpoint : null,
     beforeEnqueue: fromCheckpoint && original.mode === 'full'
-      ? (db, newRunId) => inheritSeen(db, original.id, newRunId)
+      ? (db, newRunId) =>
+          // Under the entity lock, so a full run finishing right now cannot drop the seen-set
+          // between the check and the copy; if it already did, the replay starts over.
+          db.transaction().execute(async (tx) => {
+            await lockEntity(tx, original.connector_id, original.entity);
+            await inheritSeen(tx, original.id, newRunId);
+          })
       : undefined,
   });
-  return run;
+  // The checkpoint may have been cleared on the way (seen-set dropped meanwhile): show the truth.
+  return fromCheckpoint ? ((await getRun(deps.db, run.id)) ?? run) : run;
 }
 
 /** Pauses a connector: no schedule, active runs cancelled, entities shown as paused. */
@@ -112,11 +120,26 @@ export async function resumeConnector(deps: Deps, connectorId: string): Promise<
   await upsertSchedule(deps.scheduleQueue, { ...connector, status: 'active' });
 }
 
+/**
+ * Refuses (409) to reset or resync an entity with a run in flight or a paused connector, before
+ * anything is changed: a running run would overwrite the forgotten cursor, or skip re-reading
+ * the records tombstoned behind it. Holds the entity lock for the caller's transaction.
+ */
+async function assertIdle(tx: Transaction<DB>, connector: Connector, entity: string): Promise<void> {
+  if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
+  await lockEntity(tx, connector.id, entity);
+  const active = await tx.selectFrom('sync_runs').select('id').where('connector_id', '=', connector.id).where('entity', '=', entity).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+  if (active !== undefined) throw new AppError('conflict', `run ${active.id} of ${entity} is still active; cancel it or wait`, { path: 'entity' });
+}
+
 /** Resync: forget the incremental cursor (data kept), then run full. */
 export async function resyncEntity(deps: Deps, connectorId: string, entity: string): Promise<SyncRunRow> {
   const connector = await mustConnector(deps, connectorId);
   entitiesOf(connector, entity);
-  await deps.db.updateTable('entity_state').set({ sync_cursor: null }).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();
+  await deps.db.transaction().execute(async (tx) => {
+    await assertIdle(tx, connector, entity);
+    await tx.updateTable('entity_state').set({ sync_cursor: null }).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();
+  });
   return requestSync(deps, connector, { entity, trigger: 'manual', mode: 'full' });
 }
 
@@ -125,7 +148,7 @@ export async function resetEntity(deps: Deps, connectorId: string, entity: strin
   const connector = await mustConnector(deps, connectorId);
   entitiesOf(connector, entity);
   const tombstoned = await deps.db.transaction().execute(async (tx) => {
-    await lockEntity(tx, connector.id, entity);
+    await assertIdle(tx, connector, entity);
     const res = await sql`update records set deleted_at = now(), version = nextval('record_version_seq'), updated_at = now()
       where connector_id = ${connector.id}::uuid and entity = ${entity} and deleted_at is null`.execute(tx);
     await tx.updateTable('entity_state').set({ sync_cursor: null, record_count: 0 }).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();

@@ -57,7 +57,8 @@ async function toError(res: Response): Promise<AppError> {
   if (res.status === 429) {
     return new AppError('rate_limited', `upstream rate limit: ${message}`, { ...opts, retryable: true, retryAfterSec: retryAfterSeconds(res.headers.get('retry-after')) });
   }
-  if (res.status >= 500) return new AppError('upstream_error', `upstream ${res.status}: ${message}`, { ...opts, retryable: true });
+  // 408 (request timeout) and 425 (too early) say "try again", like a 5xx.
+  if (res.status >= 500 || res.status === 408 || res.status === 425) return new AppError('upstream_error', `upstream ${res.status}: ${message}`, { ...opts, retryable: true });
   return new AppError('upstream_error', `upstream ${res.status}: ${message}`, opts);
 }
 

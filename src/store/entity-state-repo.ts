@@ -17,7 +17,7 @@ export async function markRunStarted(db: Db, connectorId: string, entity: string
   await db
     .updateTable('entity_state')
     .set({
-      status: sql<EntityStatus>`case when status in ('initializing') then 'initializing' else 'updating' end`,
+      status: sql<EntityStatus>`case when status in ('initializing', 'paused') then status else 'updating' end`,
       last_run_id: runId,
       updated_at: sql<Date>`now()`,
     })
@@ -36,7 +36,8 @@ export async function markRunEnded(
   await db
     .updateTable('entity_state')
     .set({
-      status: outcome.ok ? 'ready' : 'error',
+      // A pause made while the run ended stays: only resume lifts it.
+      status: sql<EntityStatus>`case when status = 'paused' then 'paused' else ${outcome.ok ? 'ready' : 'error'} end`,
       record_count: outcome.recordCount,
       last_error: outcome.ok ? null : (outcome.error ?? 'failed'),
       ...(outcome.ok ? { last_synced_at: sql<Date>`now()` } : {}),

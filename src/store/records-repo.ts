@@ -100,14 +100,21 @@ export async function markSeen(db: Db, runId: string, ids: readonly string[]): P
 /**
  * Gives a replay from the checkpoint the original's seen-set and fence, so partitions read before
  * the checkpoint are not tombstoned and records stored since the original started are not judged.
+ * Returns false, and clears the replay's checkpoint, when the seen-set was already dropped.
  */
-export async function inheritSeen(db: Db, fromRunId: string, toRunId: string): Promise<void> {
+export async function inheritSeen(db: Db, fromRunId: string, toRunId: string): Promise<boolean> {
+  const res = await sql`
+    update sync_runs t set seen_fence = f.seen_fence
+      from sync_runs f where f.id = ${fromRunId}::bigint and t.id = ${toRunId}::bigint and f.seen_dropped_at is null`.execute(db);
+  if (Number(res.numAffectedRows ?? 0n) === 0) {
+    // The seen-set was dropped meanwhile: without it the checkpoint would tombstone what lies before it.
+    await db.updateTable('sync_runs').set({ checkpoint: null }).where('id', '=', toRunId).execute();
+    return false;
+  }
   await sql`
     insert into sync_run_seen_batches (run_id, record_ids)
     select ${toRunId}::bigint, record_ids from sync_run_seen_batches where run_id = ${fromRunId}::bigint`.execute(db);
-  await sql`
-    update sync_runs t set seen_fence = f.seen_fence
-      from sync_runs f where f.id = ${fromRunId}::bigint and t.id = ${toRunId}::bigint`.execute(db);
+  return true;
 }
 
 /**

@@ -90,6 +90,12 @@ export async function claimRun(db: Kysely<DB>, id: string, maxPerConnector: numb
       .where('heartbeat_at', '>', sql<Date>`now() - make_interval(secs => ${staleSec})`)
       .executeTakeFirstOrThrow();
     if (Number(busy.n) >= maxPerConnector) return { kind: 'throttled' } as const;
+    // A run queued (or a job redelivered) just before its connector was paused must not read.
+    const connector = await tx.selectFrom('connectors').select('status').where('id', '=', run.connector_id).executeTakeFirst();
+    if (connector?.status !== 'active') {
+      await finishRun(tx, id, 'cancelled', { error: { code: 'conflict', message: 'connector is paused' } });
+      return { kind: 'inactive' } as const;
+    }
     const started = await startRun(tx, id);
     return started === null ? ({ kind: 'inactive' } as const) : ({ kind: 'started', run: started } as const);
   });
@@ -141,3 +147,40 @@ export async function isRunActive(db: Db, id: string): Promise<boolean> {
   const row = await db.selectFrom('sync_runs').select('status').where('id', '=', id).executeTakeFirst();
   return row?.status === 'queued' || row?.status === 'running';
 }
+
+/** Proves an execution is alive while it waits (429s, backoffs, partition discovery) between pages. */
+export async function touchRun(db: Db, id: string, attempt: number): Promise<void> {
+  await db
+    .updateTable('sync_runs')
+    .set({ heartbeat_at: sql<Date>`now()` })
+    .where('id', '=', id)
+    .where('status', '=', 'running')
+    .where('attempts', '=', attempt)
+    .execute();
+}
+
+/**
+ * Fails the active runs of an entity that nobody executes any more: running without a heartbeat
+ * for `staleSec` (every execution beats while it lives, and BullMQ redelivers a dead worker's job
+ * within a lock period), or queued without a job for as long (the enqueuing process died between
+ * the two). Otherwise such a run would hold the entity's one active slot forever. Their
+ * checkpoints stay, so a replay resumes them. Returns the reaped ids.
+ */
+export async function reapAbandonedRuns(db: Db, connectorId: string, entity: string, staleSec: number): Promise<string[]> {
+  const error = JSON.stringify({ code: 'unavailable', message: `abandoned: no worker executed it for ${staleSec} s; replay it to resume from its checkpoint` });
+  const rows = await db
+    .updateTable('sync_runs')
+    .set({ status: 'failed', finished_at: sql<Date>`now()`, error })
+    .where('connector_id', '=', connectorId)
+    .where('entity', '=', entity)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'running'), eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSec})`)]),
+        eb.and([eb('status', '=', 'queued'), eb('job_id', 'is', null), eb('queued_at', '<', sql<Date>`now() - make_interval(secs => ${staleSec})`)]),
+      ]),
+    )
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}
+

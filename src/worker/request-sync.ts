@@ -6,9 +6,15 @@ import { AppError } from '../errors.js';
 import type { Connector } from '../store/connectors-repo.js';
 import type { DB } from '../store/db.js';
 import { ensureEntityStates, getEntityState } from '../store/entity-state-repo.js';
-import { createRun, finishRun, setRunJob } from '../store/runs-repo.js';
+import { createRun, finishRun, reapAbandonedRuns, setRunJob } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode, RunTrigger, SyncRunRow } from '../store/schema.js';
 import { SYNC_RETRY, syncJobId, type SyncJob } from './jobs.js';
+
+/**
+ * An active run with no sign of life for this long is abandoned (see reapAbandonedRuns). Far
+ * above the worker's heartbeat period and BullMQ's stalled-job redelivery.
+ */
+export const ABANDONED_AFTER_SEC = 600;
 
 /** What enqueuing needs. */
 export interface EnqueueDeps {
@@ -45,9 +51,16 @@ export async function requestSync(deps: EnqueueDeps, connector: Connector, req: 
   if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
   const mode = await resolveMode(deps.db, connector, req);
   await ensureEntityStates(deps.db, connector.id, [req.entity]);
+  await reapAbandonedRuns(deps.db, connector.id, req.entity, ABANDONED_AFTER_SEC);
   const run = await createRun(deps.db, { connectorId: connector.id, entity: req.entity, trigger: req.trigger, mode, replayOf: req.replayOf ?? null, checkpoint: req.checkpoint ?? null });
   const jobId = syncJobId(run.id);
-  if (req.beforeEnqueue !== undefined) await req.beforeEnqueue(deps.db, run.id);
+  try {
+    if (req.beforeEnqueue !== undefined) await req.beforeEnqueue(deps.db, run.id);
+  } catch (e) {
+    // Never leave a queued run without a job: it would hold the entity's one active slot.
+    await finishRun(deps.db, run.id, 'failed', { error: { code: 'internal', message: `could not prepare the run: ${(e as Error).message}` } });
+    throw e;
+  }
   try {
     await deps.syncQueue.add('sync', { runId: run.id }, { jobId, ...SYNC_RETRY, removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000 } });
   } catch (e) {

@@ -19,7 +19,7 @@ import { openJson, type Keyring } from '../store/crypto.js';
 import type { DB } from '../store/db.js';
 import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-state-repo.js';
 import { clearSeen, countLive, dropSupersededSeen, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
-import { claimRun, finishRun } from '../store/runs-repo.js';
+import { claimRun, finishRun, touchRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { BatchWriter } from './batch-writer.js';
 import { fetchPage } from './fetch-page.js';
@@ -176,6 +176,17 @@ async function readPartitions(deps: SyncDeps, ctx: RunContext, progress: RunProg
   throw state.failure.error;
 }
 
+/**
+ * The incremental cursor a successful run saves: the newest value it read, but never later than
+ * when it started. A record changed after its page was read (partitions read in parallel, or any
+ * run longer than the look-back) may sit below the newest value read elsewhere; starting the next
+ * run from this run's start catches it.
+ */
+export function savedCursor(maxCursor: number | null, startedAt: Date | null): number | null {
+  if (maxCursor === null || startedAt === null) return maxCursor;
+  return Math.min(maxCursor, Math.floor(startedAt.getTime() / 1000));
+}
+
 async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
   const { run, connector } = ctx;
   await deps.db.transaction().execute(async (tx) => {
@@ -186,7 +197,8 @@ async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
     // A superseded execution (its job was redelivered) must not end the run, nor tombstone.
     if (!(await finishRun(tx, run.id, 'succeeded', { deleted, attempt: run.attempts }))) throw new RunNotRunning(run.id);
     const recordCount = await countLive(tx, connector.id, run.entity);
-    await markRunEnded(tx, connector.id, run.entity, { ok: true, recordCount, ...(ctx.maxCursor === null ? {} : { cursor: ctx.maxCursor }) });
+    const cursor = savedCursor(ctx.maxCursor, run.started_at);
+    await markRunEnded(tx, connector.id, run.entity, { ok: true, recordCount, ...(cursor === null ? {} : { cursor }) });
   });
   await shipAll(deps, connector.id, searchTarget(connector.connectorType, run.entity));
 }
@@ -216,6 +228,25 @@ export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSi
   if (claim.kind === 'inactive') return 'skipped';
   if (claim.kind === 'throttled') return 'throttled';
   const run = claim.run;
+  const beat = heartbeat(deps, run);
+  try {
+    return await executeClaimed(deps, run, signal);
+  } finally {
+    clearInterval(beat);
+  }
+}
+
+/** Beats while the execution lives, so waits between pages never make it look dead. */
+function heartbeat(deps: SyncDeps, run: SyncRunRow): NodeJS.Timeout {
+  const periodMs = ((deps.staleRunSec ?? 120) * 1000) / 4;
+  const t = setInterval(() => {
+    touchRun(deps.db, run.id, run.attempts).catch((e: unknown) => deps.logger.warn({ runId: run.id, err: { message: (e as Error).message } }, 'run heartbeat failed'));
+  }, periodMs);
+  t.unref();
+  return t;
+}
+
+async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal): Promise<RunOutcome> {
   const ctx = await loadContext(deps, run, signal);
   await markRunStarted(deps.db, ctx.connector.id, run.entity, run.id);
   await deps.backend.ensureIndex(deps.db, searchTarget(ctx.connector.connectorType, run.entity));
@@ -245,7 +276,9 @@ export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSi
 /** Records a failed run; the checkpoint stays, so a later retry or replay resumes from it. */
 export async function failRun(deps: SyncDeps, run: { id: string; connectorId: string; entity: string }, e: unknown): Promise<void> {
   const err = e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e));
-  await finishRun(deps.db, run.id, 'failed', { error: { code: err.code, message: err.message, ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) } });
+  const ended = await finishRun(deps.db, run.id, 'failed', { error: { code: err.code, message: err.message, ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) } });
+  // Cancelled or paused meanwhile: the operator's state stands.
+  if (!ended) return;
   const recordCount = await countLive(deps.db, run.connectorId, run.entity);
   await markRunEnded(deps.db, run.connectorId, run.entity, { ok: false, recordCount, error: err.message });
 }

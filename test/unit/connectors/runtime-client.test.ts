@@ -51,6 +51,13 @@ describe('HttpConnectorRuntime', () => {
     expect(e.message).toContain('API key revoked');
   });
 
+  it('408 and 425 ask to try again and are retryable; 400 and 404 are not', async () => {
+    for (const [status, retryable] of [[408, true], [425, true], [400, false], [404, false]] as const) {
+      answer = (res) => { res.writeHead(status); res.end('{"error":{"message":"x"}}'); };
+      expect([status, (await failure(client().execute(call))).retryable]).toEqual([status, retryable]);
+    }
+  });
+
   it('times out, and a truncated body is a retryable error', async () => {
     answer = () => undefined;
     const slow = await failure(client().execute(call));

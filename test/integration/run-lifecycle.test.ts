@@ -1,0 +1,95 @@
+/**
+ * A run's life around the edges: heartbeats while it waits, runs nobody executes any more, a
+ * pause that lands between queueing and starting, and operator actions refused while a run is
+ * in flight. No worker runs here: each test executes runs itself, so it controls the timing.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetEntity, resyncEntity, triggerSync } from '../../src/app/operations.js';
+import { getRun } from '../../src/store/runs-repo.js';
+import { executeRun } from '../../src/worker/sync-runner.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+
+describe('run lifecycle edges', () => {
+  let h: Harness;
+  let id: string;
+
+  const settle = async (runId: string) => {
+    expect(await executeRun(h.deps, runId)).toBe('succeeded');
+  };
+
+  beforeAll(async () => {
+    h = await startHarness({ worker: false });
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 300 });
+    id = (await h.createConnector(await h.token())).id;
+    const [first] = await h.runsOf(id);
+    await settle(first!.id);
+  });
+  afterAll(async () => h?.close());
+
+  it('keeps beating while it waits out a 429, so it never looks dead between pages', async () => {
+    h.sandbox.faults.arm({ kind: 'status', status: 429, retryAfterSec: 2, count: 1, afterCalls: 1 });
+    const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    const done = executeRun({ ...h.deps, staleRunSec: 1 }, run!.id);
+    let first: number | null = null;
+    let beatsDuringWait = 0;
+    for (let t = 0; t < 80; t++) {
+      const r = await getRun(h.deps.db, run!.id);
+      if (r?.status !== 'running') break;
+      if (r.pages === 1 && r.heartbeat_at !== null) {
+        const at = r.heartbeat_at.getTime();
+        if (first === null) first = at;
+        else if (at > first) beatsDuringWait++;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await done).toBe('succeeded');
+    h.sandbox.faults.clear();
+    expect(beatsDuringWait).toBeGreaterThan(0);
+  });
+
+  it('fails a run nobody executes any more, so the entity can sync again', async () => {
+    const [stuck] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    // Its worker died long ago and its job is gone: running, with a heartbeat 11 minutes old.
+    await sql`update sync_runs set status = 'running', heartbeat_at = now() - interval '11 minutes' where id = ${stuck!.id}::bigint`.execute(h.deps.db);
+    const [next] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    const reaped = await getRun(h.deps.db, stuck!.id);
+    expect(reaped).toMatchObject({ status: 'failed', error: { code: 'unavailable' } });
+    expect(reaped?.error?.message).toContain('abandoned');
+    await settle(next!.id);
+  });
+
+  it('a live run is not reaped: a second trigger is still a conflict', async () => {
+    const [live] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await sql`update sync_runs set status = 'running', heartbeat_at = now() where id = ${live!.id}::bigint`.execute(h.deps.db);
+    await expect(triggerSync(h.deps, id, { entity: 'customers', mode: 'full' })).rejects.toMatchObject({ code: 'conflict' });
+    await sql`update sync_runs set status = 'queued' where id = ${live!.id}::bigint`.execute(h.deps.db);
+    await settle(live!.id);
+  });
+
+  it('refuses reset and resync while a run is active, before changing anything', async () => {
+    const before = await h.deps.db.selectFrom('entity_state').select('sync_cursor').where('connector_id', '=', id).executeTakeFirstOrThrow();
+    const live = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    const [active] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'incremental' });
+    await expect(resetEntity(h.deps, id, 'customers')).rejects.toMatchObject({ code: 'conflict', path: 'entity' });
+    await expect(resyncEntity(h.deps, id, 'customers')).rejects.toMatchObject({ code: 'conflict', path: 'entity' });
+    const after = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    expect(after.n).toBe(live.n);
+    expect(Number(live.n)).toBe(300);
+    expect((await h.deps.db.selectFrom('entity_state').select('sync_cursor').where('connector_id', '=', id).executeTakeFirstOrThrow()).sync_cursor).toEqual(before.sync_cursor);
+    await settle(active!.id);
+  });
+
+  it('a run queued just before its connector was paused is cancelled when claimed, and reads nothing', async () => {
+    const [queued] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    // The pause lands after the run was queued (a schedule tick racing pauseConnector).
+    await sql`update connectors set status = 'paused' where id = ${id}::uuid`.execute(h.deps.db);
+    await sql`update entity_state set status = 'paused' where connector_id = ${id}::uuid`.execute(h.deps.db);
+    const calls = h.sandbox.faults.callsFor('payments', 'customers');
+    expect(await executeRun(h.deps, queued!.id)).toBe('skipped');
+    expect(h.sandbox.faults.callsFor('payments', 'customers')).toBe(calls);
+    expect(await getRun(h.deps.db, queued!.id)).toMatchObject({ status: 'cancelled' });
+    const state = await h.deps.db.selectFrom('entity_state').select('status').where('connector_id', '=', id).executeTakeFirstOrThrow();
+    expect(state.status).toBe('paused');
+  });
+});
