@@ -28,6 +28,7 @@ const schema = z
     WORKER_LOCK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
     MAX_RUNS_PER_CONNECTOR: z.coerce.number().int().min(1).max(64).default(2),
     SYNC_PARTITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   });
 
 /** Rules across variables; checked on the raw values so they are reported with the others. */
@@ -66,6 +67,8 @@ export interface Config {
   readonly maxRunsPerConnector: number;
   /** Partitions of one run read at once. */
   readonly partitionConcurrency: number;
+  /** Statement timeout of one search on the Postgres backend. */
+  readonly searchTimeoutMs: number;
 }
 
 /** Parses an environment (default: process.env); throws one `config_invalid` listing every problem. */
@@ -96,5 +99,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workerLockMs: e.WORKER_LOCK_MS,
     maxRunsPerConnector: e.MAX_RUNS_PER_CONNECTOR,
     partitionConcurrency: e.SYNC_PARTITION_CONCURRENCY,
+    searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
   };
 }

@@ -68,7 +68,7 @@ function searchBackend(config: Config): SearchBackend {
     const node = need(config.opensearchUrl, 'OPENSEARCH_URL', 'the OpenSearch cluster, e.g. http://localhost:9200');
     return new OpenSearchBackend({ client: new OpenSearchClient({ node }) });
   }
-  return new PostgresSearchBackend();
+  return new PostgresSearchBackend({ timeoutMs: config.searchTimeoutMs });
 }
 
 export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {

@@ -24,7 +24,9 @@ const CLOSED = /^(Connection terminated|Client has encountered a connection erro
 export function isTransientDbError(e: unknown): boolean {
   if (!(e instanceof Error)) return false;
   const code = (e as { code?: unknown }).code;
-  if (typeof code === 'string' && (TRANSIENT_CODES.has(code) || code.startsWith('08') || NODE_NET_CODES.has(code))) return true;
+  // Class 08 is connection trouble, except 08P01: a protocol violation is a bug, and retrying it loops.
+  const connection = typeof code === 'string' && code.startsWith('08') && code !== '08P01';
+  if (typeof code === 'string' && (TRANSIENT_CODES.has(code) || connection || NODE_NET_CODES.has(code))) return true;
   return CLOSED.test(e.message);
 }
 

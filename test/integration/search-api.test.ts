@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
+import { runSearch } from '../../src/search/search-service.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 type Hit = { id: string; score: number; data: Record<string, unknown> };
@@ -128,4 +130,32 @@ describe('search through the execute endpoint (Postgres backend)', () => {
     }
     expect((await search({ query: { filter: { eq: { currency: 'eur' } } } })).statusCode).toBe(200);
   });
+
+  it('refuses a filter too large to compile into one statement (400, not a driver error)', async () => {
+    const emails = (k: number) => Array.from({ length: 1000 }, (_, i) => `u${k}_${i}@example.com`);
+    const filter = { or: Array.from({ length: 40 }, (_, k) => ({ in: { email: emails(k) } })) };
+    const res = await search({ query: { filter } });
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'invalid_query', path: 'query.filter', message: expect.stringContaining('too large to run') } });
+  });
+
+  it('stops a search that runs past the statement timeout and says how to narrow it', async () => {
+    const backend = new PostgresSearchBackend({ timeoutMs: 200 });
+    const connector = { id: connectorId, connectorType: 'payments' };
+    // Stalled on a lock, the search would wait for as long as the lock is held.
+    const blocker = new pg.Client({ connectionString: h.env.DATABASE_URL, application_name: 'test-blocker' });
+    await blocker.connect();
+    try {
+      await blocker.query('begin; lock table records in access exclusive mode');
+      const e = await runSearch({ ...h.deps, backend }, connector, 'customers', { query: { filter: { eq: { currency: 'eur' } } } }).catch((x: unknown) => x);
+      expect(e).toMatchObject({ code: 'invalid_query', path: 'query.filter' });
+      expect((e as Error).message).toContain('0.2 s');
+    } finally {
+      await blocker.query('rollback');
+      await blocker.end();
+    }
+    const ok = await runSearch({ ...h.deps, backend }, connector, 'customers', { query: { filter: { eq: { currency: 'eur' } } } });
+    expect(ok.hits.length).toBeGreaterThan(0);
+  });
 });
+

@@ -2,7 +2,8 @@
  * The Postgres search backend searches the store in place: the records table (with its text
  * shadow) is the index, so every committed page is searchable at once and nothing is shipped.
  */
-import { sql } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
+import { AppError } from '../../errors.js';
 import type { Db } from '../../store/db.js';
 import type { BackendHit, BackendSearch, SearchBackend } from '../backend.js';
 import type { SearchTarget } from '../dsl/ast.js';
@@ -21,7 +22,7 @@ export function compileSearch(req: BackendSearch) {
   const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
   const ranked: RankedRow = { doc: sql.ref('h.doc'), score: sql.ref('h.score'), id: sql.ref('h.record_id') };
   const after = req.after === null ? TRUE : keysetAfter(req.query.sort, ranked, req.after);
-  return sql<{ record_id: string; doc: Record<string, unknown>; score: number }>`
+  return sql<SearchRow>`
     select h.record_id, h.doc, h.score from (
       select t.record_id, t.data as doc, ${score} as score
         from records t
@@ -33,10 +34,26 @@ export function compileSearch(req: BackendSearch) {
     limit ${req.size}`;
 }
 
+/** Limits of one compiled search, beyond what the DSL's own limits already bound. */
+export interface PostgresSearchLimits {
+  /** Statement timeout of one search; a search past it is refused, not left to hog a connection. */
+  readonly timeoutMs: number;
+}
+
+// The wire protocol counts bind parameters in 16 bits; node-postgres would wrap the count silently.
+const MAX_PARAMETERS = 65_535;
+// A statement of several MB is parsed and planned before anything runs; no sane filter needs it.
+const MAX_SQL_CHARS = 1_000_000;
+
 /** Search backend over the records table. */
 export class PostgresSearchBackend implements SearchBackend {
   readonly kind = 'postgres' as const;
   readonly shipsChanges = false;
+  readonly #limits: PostgresSearchLimits;
+
+  constructor(limits: Partial<PostgresSearchLimits> = {}) {
+    this.#limits = { timeoutMs: limits.timeoutMs ?? 30_000 };
+  }
 
   async ensureIndex(db: Db, target: SearchTarget): Promise<string> {
     await ensureEntityIndexes(db, target);
@@ -56,10 +73,34 @@ export class PostgresSearchBackend implements SearchBackend {
   }
 
   async search(db: Db, req: BackendSearch): Promise<BackendHit[]> {
-    const { rows } = await compileSearch(req).execute(db);
+    const compiled = compileSearch(req).compile(db);
+    if (compiled.parameters.length > MAX_PARAMETERS || compiled.sql.length > MAX_SQL_CHARS) {
+      throw new AppError('invalid_query', 'the filter is too large to run: split it into several searches or use fewer, shorter values', { path: 'query.filter' });
+    }
+    const rows = await this.#run(db, compiled);
     return rows.map((r) => {
       const hit = { id: r.record_id, score: Number(r.score), doc: r.doc };
       return { ...hit, sortValues: sortValuesOf(req.query.sort, hit) };
     });
   }
+
+  async #run(db: Db, compiled: CompiledQuery<SearchRow>): Promise<SearchRow[]> {
+    const timeoutMs = this.#limits.timeoutMs;
+    try {
+      const run = async (tx: Db): Promise<SearchRow[]> => {
+        // `set local` needs a transaction; set_config(..., true) is its function form.
+        await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(tx);
+        return (await tx.executeQuery(compiled)).rows;
+      };
+      return db.isTransaction ? await run(db) : await db.transaction().execute(run);
+    } catch (e) {
+      if ((e as { code?: unknown }).code === QUERY_CANCELED) {
+        throw new AppError('invalid_query', `the search ran longer than ${timeoutMs / 1000} s and was stopped: narrow the filter (fewer like/fuzzy/keyword clauses, or add eq/range clauses)`, { path: 'query.filter' });
+      }
+      throw e;
+    }
+  }
 }
+
+const QUERY_CANCELED = '57014';
+type SearchRow = { record_id: string; doc: Record<string, unknown>; score: number };

@@ -8,7 +8,7 @@ describe('transient database errors', () => {
     expect(isTransientDbError(withCode(code))).toBe(true);
   });
 
-  it.each(['23505', '42P01', '22P02', '28P01', '23503'])('does not retry %s (bad data, bad SQL or bad credentials)', (code) => {
+  it.each(['23505', '42P01', '22P02', '28P01', '23503', '08P01'])('does not retry %s (bad data, bad SQL or bad credentials)', (code) => {
     expect(isTransientDbError(withCode(code))).toBe(false);
   });
 
