@@ -46,7 +46,13 @@ export function cookieOf(req: FastifyRequest, name: string): string | undefined 
   if (typeof header !== 'string') return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(eq + 1).trim());
+      } catch {
+        return undefined; // a malformed cookie is no session, not a server error
+      }
+    }
   }
   return undefined;
 }

@@ -32,6 +32,8 @@ function fromFastify(e: FastifyError, url: string): AppError {
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(code, 'request body exceeds 1 MiB', { path: '' });
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError('invalid_request', 'Content-Type must be application/json', { path: '' });
   if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new AppError('invalid_request', 'request body is empty; send a JSON object', { path: '' });
+  if (e.code === 'FST_ERR_BAD_URL') return new AppError('invalid_request', 'the URL is malformed (bad percent-encoding)', { path: '' });
+  if (e.code === 'FST_ERR_MAX_PARAM_LENGTH' || e.statusCode === 414) return new AppError('invalid_request', 'a path parameter is too long', { path: '' });
   if (e.statusCode === 400) return new AppError('invalid_request', `request body is not valid JSON: ${e.message}`, { path: '' });
   return new AppError('internal', 'internal error');
 }

@@ -7,6 +7,7 @@ import { SEARCH_LIMITS } from '../search/dsl/ast.js';
 import { sessionPrincipal } from './admin-session.js';
 import { accessOf, authenticate, requireAdmin } from './auth.js';
 import { handleError } from './error-mapper.js';
+import { rejectNul } from './nul-guard.js';
 import { createApiMetrics } from './metrics.js';
 import { adminConnectorRoutes } from './routes/admin-connectors.js';
 import { adminRunRoutes } from './routes/admin-runs.js';
@@ -63,6 +64,8 @@ export function buildApi(deps: Deps): FastifyInstance {
     loggerInstance: deps.logger.child({ component: 'api' }) as FastifyBaseLogger,
     bodyLimit: SEARCH_LIMITS.maxBodyBytes,
     trustProxy: false,
+    // Malformed URLs and over-long path parameters answer in our one error shape too.
+    frameworkErrors: (e, req, reply) => handleError(e, req, reply),
   });
   const metrics = createApiMetrics(deps);
   app.decorateRequest('principal', null);
@@ -74,6 +77,7 @@ export function buildApi(deps: Deps): FastifyInstance {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   for (const s of sharedSchemas) app.addSchema(s);
   app.addHook('onRequest', authHook(deps));
+  app.addHook('preValidation', async (req) => rejectNul(req.body, req.url));
   void app.register(swagger, openapiOptions(deps));
   void app.register(async (scope) => {
     healthRoutes(scope, deps);

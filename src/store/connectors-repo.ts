@@ -77,7 +77,8 @@ export async function insertConnector(db: Db, c: NewConnector): Promise<Connecto
 
 /** A connector by id, scoped to an organization when one is given (tenancy: others are "not found"). */
 export async function findConnector(db: Db, id: string, organizationId?: string): Promise<Connector | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(id)) return null;
+  // Anything Postgres would not parse as a uuid cannot be a connector (and must not become a 500).
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
   let q = db.selectFrom('connectors').select(publicColumns).where('id', '=', id);
   if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId);
   const row = await q.executeTakeFirst();

@@ -166,6 +166,22 @@ describe('security: auth, tenancy, secrets, injection', () => {
     expect((await call('POST', `/admin/api/connectors/${connectorId}/entities/${encodeURIComponent("customers'--")}/resync`, admin, {})).statusCode).toBe(400);
   });
 
+  it('answers inputs Postgres cannot hold, and malformed URLs and cookies, with 4xx in the one error shape', async () => {
+    const nul = await search({ query: { filter: { eq: { email: 'a\u0000b' } } } });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json()).toMatchObject({ error: { code: 'invalid_query', path: 'query.filter.eq.email', message: expect.stringContaining('NUL') } });
+    const create = await call('POST', '/api/v1/integrations/connectors', user, { external_user_id: 'u', connector_type: 'payments', name: 'n\u0000', credentials: { api_key: 'k' }, replication_config: {} });
+    expect(create.json()).toMatchObject({ error: { code: 'invalid_request', path: 'name' } });
+    // 36 characters of hex or dashes, but not a uuid.
+    for (const id of ['0'.repeat(36), '-'.repeat(36)]) expect((await call('GET', `/api/v1/integrations/connectors/${id}`, user)).statusCode, id).toBe(404);
+    const badUrl = await call('GET', '/api/v1/integrations/connectors/%E0%A4%A', user);
+    expect(badUrl.statusCode).toBe(400);
+    expect(badUrl.json()).toMatchObject({ error: { code: 'invalid_request' } });
+    const cookie = await h.app.inject({ method: 'GET', url: '/admin/api/runs', headers: { cookie: 'sdx_admin=%' } });
+    expect(cookie.statusCode).toBe(401);
+    expect(cookie.json()).toMatchObject({ error: { code: 'unauthorized' } });
+  });
+
   it('treats LIKE metacharacters and quotes as pattern text, not SQL', async () => {
     const all = (await search({ query: {}, limit: 10000 })).json() as { hits: unknown[] };
     const withEmail = h.sandbox.dataset('payments', 'customers').all().filter((c) => typeof c.email === 'string').length;
