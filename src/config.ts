@@ -15,7 +15,8 @@ const schema = z
     OPENSEARCH_URL: optionalUrl,
     SEARCH_BACKEND: z.enum(['postgres', 'opensearch']).optional(),
     QUEUE_BACKEND: z.enum(['redis', 'postgres']).optional(),
-    CONNECTOR_RUNTIME_URL: optionalUrl,
+    // Credentials in the URL would be echoed by fetch's errors into run errors and logs.
+    CONNECTOR_RUNTIME_URL: z.string().url().refine((u) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(u), 'must not carry user:password; send a token with CONNECTOR_RUNTIME_TOKEN').optional(),
     CONNECTOR_RUNTIME_TOKEN: z.string().min(1).optional(),
     CONNECTOR_RUNTIME_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     /** Base64 AES-256 keys as `keyId:base64,keyId:base64`; the first encrypts, all decrypt. */

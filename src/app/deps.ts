@@ -45,7 +45,15 @@ export interface DepsOptions {
    * calling the runtime is a `config_invalid` error instead of a start-up failure.
    */
   readonly withoutRuntime?: boolean;
+  /**
+   * CLI: CREDENTIALS_KEY and CURSOR_SECRET are checked when a command first needs them (creating
+   * a connector, searching), not up front, so `connectors list` or `sync` work without them.
+   */
+  readonly lazySecrets?: boolean;
 }
+
+const KEY_HINT = 'a base64 32-byte key, e.g. `openssl rand -base64 32`';
+const CURSOR_HINT = 'a random string of 16+ characters shared by every API process';
 
 function runtimeOf(config: Config, opts: DepsOptions): ConnectorRuntime {
   if (config.runtimeUrl === undefined && opts.withoutRuntime === true) {
@@ -74,8 +82,12 @@ function searchBackend(config: Config): SearchBackend {
 export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
   const logger = opts.logger ?? createLogger(config.logLevel);
   const databaseUrl = need(config.databaseUrl, 'DATABASE_URL', 'point it at Postgres, or run `syncdex demo` for the embedded setup');
-  const keyring = config.credentialsKey !== undefined ? parseKeyring(config.credentialsKey) : opts.ephemeralSecrets === true ? ephemeralKeyring() : missing('CREDENTIALS_KEY', 'a base64 32-byte key, e.g. `openssl rand -base64 32`');
-  const cursorSecret = config.cursorSecret ?? (opts.ephemeralSecrets === true ? randomBytes(32).toString('base64url') : missing('CURSOR_SECRET', 'a random string of 16+ characters shared by every API process'));
+  const keyring = config.credentialsKey !== undefined ? parseKeyring(config.credentialsKey) : opts.ephemeralSecrets === true ? ephemeralKeyring() : undefined;
+  const cursorSecret = config.cursorSecret ?? (opts.ephemeralSecrets === true ? randomBytes(32).toString('base64url') : undefined);
+  if (opts.lazySecrets !== true) {
+    need(keyring, 'CREDENTIALS_KEY', KEY_HINT);
+    need(cursorSecret, 'CURSOR_SECRET', CURSOR_HINT);
+  }
   const runtime = runtimeOf(config, opts);
   const { db, pool } = createDb(databaseUrl);
   const queueUrl = config.queueBackend === 'redis' ? need(config.redisUrl, 'REDIS_URL', 'or set QUEUE_BACKEND=postgres') : databaseUrl;
@@ -92,8 +104,12 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
     syncQueue,
     scheduleQueue,
     runtime,
-    keyring,
-    cursorSecret,
+    get keyring() {
+      return need(keyring, 'CREDENTIALS_KEY', KEY_HINT);
+    },
+    get cursorSecret() {
+      return need(cursorSecret, 'CURSOR_SECRET', CURSOR_HINT);
+    },
     close: async () => {
       await syncQueue.close().catch(() => undefined);
       await scheduleQueue.close().catch(() => undefined);

@@ -26,7 +26,8 @@ export function jsonFlag(value: string | undefined, flag: string): unknown {
   try {
     return JSON.parse(value) as unknown;
   } catch {
-    throw new AppError('invalid_request', `--${flag} must be JSON, got ${value.slice(0, 60)}`, { path: flag });
+    // The value is not echoed: --credentials carries secrets, and shell output ends up in logs.
+    throw new AppError('invalid_request', `--${flag} must be valid JSON (${value.length} characters given; quote keys and strings with double quotes)`, { path: flag });
   }
 }
 

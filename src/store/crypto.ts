@@ -11,17 +11,26 @@ export interface Keyring {
   readonly keys: ReadonlyMap<string, Buffer>;
 }
 
-/** Parses `id:base64key[,id:base64key...]`; each key must decode to 32 bytes. */
+/**
+ * Id of a key given without one: derived from the key itself, so it stays the same wherever the
+ * key sits in the list (rotating by prepending a new key must not rename the old one).
+ */
+export function bareKeyId(key: Buffer): string {
+  return `k-${createHash('sha256').update(key).digest('hex').slice(0, 12)}`;
+}
+
+/** Parses `[id:]base64key[,[id:]base64key...]`; each key must decode to 32 bytes. */
 export function parseKeyring(spec: string): Keyring {
   const keys = new Map<string, Buffer>();
   let currentId: string | undefined;
   for (const [i, part] of spec.split(',').map((p) => p.trim()).entries()) {
     const sep = part.indexOf(':');
-    const id = sep > 0 ? part.slice(0, sep) : `k${i}`;
     const key = Buffer.from(sep > 0 ? part.slice(sep + 1) : part, 'base64');
+    const id = sep > 0 ? part.slice(0, sep) : bareKeyId(key);
     if (key.length !== 32) {
       throw new AppError('config_invalid', `CREDENTIALS_KEY entry ${i} ("${id}") must be 32 bytes, base64-encoded`, { path: 'CREDENTIALS_KEY' });
     }
+    if (keys.has(id)) throw new AppError('config_invalid', `CREDENTIALS_KEY has two keys with the id "${id}"`, { path: 'CREDENTIALS_KEY' });
     keys.set(id, key);
     currentId ??= id;
   }
@@ -47,7 +56,22 @@ export function sealJson(ring: Keyring, value: unknown, aad: string): { keyId: s
 /** Decrypts an envelope; a missing key id or a tampered envelope is an error, never garbage. */
 export function openJson<T = unknown>(ring: Keyring, keyId: string, envelope: Buffer, aad: string): T {
   const key = ring.keys.get(keyId);
-  if (key === undefined) throw new AppError('internal', `no credentials key with id "${keyId}" is configured`);
+  if (key === undefined) {
+    // Before bare keys got content ids they were named by position (`k0`, `k1`, ...), which a
+    // rotation shifts. GCM authenticates, so trying each key finds the right one or none.
+    if (/^k\d+$/.test(keyId)) for (const k of ring.keys.values()) {
+      try {
+        return openWith<T>(k, envelope, aad);
+      } catch {
+        // not this key
+      }
+    }
+    throw new AppError('internal', `no credentials key with id "${keyId}" is configured`);
+  }
+  return openWith<T>(key, envelope, aad);
+}
+
+function openWith<T>(key: Buffer, envelope: Buffer, aad: string): T {
   const decipher = createDecipheriv('aes-256-gcm', key, envelope.subarray(0, 12));
   decipher.setAAD(Buffer.from(aad));
   decipher.setAuthTag(envelope.subarray(12, 28));

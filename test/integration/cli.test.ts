@@ -87,5 +87,26 @@ describe('syncdex CLI', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('not_found');
     expect((await cli('no-such-command')).code).toBe(2);
+    // Malformed credentials are named, never echoed (shell output ends up in CI logs).
+    const leaky = await cli('connectors', 'create', '--org', 'cli-org', '--type', 'payments', '--name', 'x', '--credentials', "{api_key:'sk_live_do_not_print'}");
+    expect(leaky.code).toBe(1);
+    expect(leaky.stderr).toContain('--credentials must be valid JSON');
+    expect(leaky.stdout + leaky.stderr).not.toContain('sk_live_do_not_print');
+  });
+
+  it('needs the secrets only for the commands that use them', async () => {
+    const bare = { CREDENTIALS_KEY: '', CURSOR_SECRET: '' };
+    const list = await new Promise<Result>((resolve) => {
+      execFile(process.execPath, ['bin/syncdex.mjs', 'connectors', 'list', '--json'], { env: { ...process.env, ...env, ...bare }, timeout: 60_000 }, (err, stdout, stderr) =>
+        resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }));
+    });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.stringify(JSON.parse(list.stdout))).toContain(connectorId);
+    const create = await new Promise<Result>((resolve) => {
+      execFile(process.execPath, ['bin/syncdex.mjs', 'connectors', 'create', '--org', 'cli-org', '--type', 'payments', '--name', 'n', '--credentials', '{"api_key":"k"}'], { env: { ...process.env, ...env, ...bare }, timeout: 60_000 }, (err, stdout, stderr) =>
+        resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }));
+    });
+    expect(create.code).toBe(1);
+    expect(create.stderr).toContain('CREDENTIALS_KEY');
   });
 });

@@ -23,6 +23,11 @@ describe('config', () => {
     expect((err as AppError).code).toBe('config_invalid');
   });
 
+  it('refuses a runtime URL carrying user:password (it would be echoed into run errors)', () => {
+    expect(() => loadConfig({ CONNECTOR_RUNTIME_URL: 'https://user:pw@runtime.example.com' })).toThrow(/CONNECTOR_RUNTIME_URL[\s\S]*CONNECTOR_RUNTIME_TOKEN/);
+    expect(loadConfig({ CONNECTOR_RUNTIME_URL: 'https://runtime.example.com/a@b' }).runtimeUrl).toBe('https://runtime.example.com/a@b');
+  });
+
   it('requires secrets in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CREDENTIALS_KEY[\s\S]*CURSOR_SECRET|CURSOR_SECRET[\s\S]*CREDENTIALS_KEY/);
   });

@@ -10,7 +10,7 @@ import type { Kysely } from 'kysely';
 export async function withDeps<T>(fn: (deps: Deps) => Promise<T>): Promise<T> {
   const config = loadConfig();
   // Logs go to stderr so `--json` output on stdout stays parseable.
-  const deps = buildDeps(config, { withoutRuntime: true, logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr) });
+  const deps = buildDeps(config, { withoutRuntime: true, lazySecrets: true, logger: createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, process.stderr) });
   try {
     return await fn(deps);
   } finally {

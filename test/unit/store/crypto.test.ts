@@ -32,6 +32,30 @@ describe('credential encryption', () => {
     expect(sealJson(rotated, {}, 'c').keyId).toBe('new');
   });
 
+  it('rotates a bare key (no id) as the README shows: prepending a new key keeps the old one readable', () => {
+    const oldKey = key();
+    const sealed = sealJson(parseKeyring(oldKey), { v: 'bare' }, 'c');
+    const rotated = parseKeyring(`new:${key()},${oldKey}`);
+    expect(openJson(rotated, sealed.keyId, sealed.ciphertext, 'c')).toEqual({ v: 'bare' });
+    expect(parseKeyring(`${key()},${oldKey}`).keys.has(sealed.keyId)).toBe(true);
+  });
+
+  it('still opens envelopes sealed under the old positional ids (k0, k1) after a rotation', () => {
+    const oldKey = Buffer.from(key(), 'base64');
+    const legacy = { currentId: 'k0', keys: new Map([['k0', oldKey]]) };
+    const sealed = sealJson(legacy, { v: 'legacy' }, 'c');
+    expect(sealed.keyId).toBe('k0');
+    const rotated = parseKeyring(`new:${key()},${oldKey.toString('base64')}`);
+    expect(openJson(rotated, 'k0', sealed.ciphertext, 'c')).toEqual({ v: 'legacy' });
+    expect(() => openJson(parseKeyring(`new:${key()}`), 'k0', sealed.ciphertext, 'c')).toThrow(/k0/);
+  });
+
+  it('refuses two keys with one id', () => {
+    const k = key();
+    expect(() => parseKeyring(`a:${key()},a:${key()}`)).toThrow(/two keys with the id "a"/);
+    expect(() => parseKeyring(`${k},${k}`)).toThrow(/two keys/);
+  });
+
   it('rejects keys of the wrong size, naming the entry', () => {
     expect(() => parseKeyring(`a:${randomBytes(16).toString('base64')}`)).toThrow(/"a".*32 bytes/);
   });
