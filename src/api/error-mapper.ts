@@ -47,5 +47,7 @@ export function handleError(e: unknown, req: FastifyRequest, reply: FastifyReply
   const status = statusOf(err.code);
   if (status >= 500) req.log.error({ err: { message: (e as Error).message, code: err.code } }, 'request failed');
   if (err.retryAfterSec !== undefined) void reply.header('retry-after', String(err.retryAfterSec));
-  void reply.status(status).send({ error: err.toJSON() });
+  // A server fault's own message may name hosts, indexes or engine internals: it goes to the log.
+  const body = status === 500 ? { code: err.code, message: 'internal error; see the server log' } : err.toJSON();
+  void reply.status(status).send({ error: body });
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeHtml } from '../../src/api/dashboard/dom.js';
+import { buildApi } from '../../src/api/server.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 type Route = { method: 'GET' | 'POST' | 'DELETE'; url: string };
@@ -180,6 +181,20 @@ describe('security: auth, tenancy, secrets, injection', () => {
     const cookie = await h.app.inject({ method: 'GET', url: '/admin/api/runs', headers: { cookie: 'sdx_admin=%' } });
     expect(cookie.statusCode).toBe(401);
     expect(cookie.json()).toMatchObject({ error: { code: 'unauthorized' } });
+  });
+
+  it('readyz says which dependency is down, never why (hosts and users stay in the log)', async () => {
+    const backend = Object.create(h.deps.backend, { ping: { value: async () => { throw new Error('connect ECONNREFUSED 10.9.8.7:9200 as user "indexer"'); } } });
+    const app = buildApi({ ...h.deps, backend });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(503);
+      expect(res.json()).toEqual({ ok: false, checks: { store: 'ok', queue: 'ok', index: 'error' } });
+      expect(res.body).not.toContain('10.9.8.7');
+      expect(h.logs.join('')).toContain('10.9.8.7');
+    } finally {
+      await app.close();
+    }
   });
 
   it('treats LIKE metacharacters and quotes as pattern text, not SQL', async () => {

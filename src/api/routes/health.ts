@@ -1,25 +1,30 @@
 /** Probes: liveness (process up) and readiness (store, queue and index reachable). */
 import { sql } from 'kysely';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Deps } from '../../app/deps.js';
 import { publicSchemas } from '../schemas.js';
 
-async function check(name: string, fn: () => Promise<unknown>): Promise<[string, string]> {
+// The probe is public: it says which dependency is down; the reason (hosts, users) goes to the log.
+async function check(name: string, fn: () => Promise<unknown>, log: FastifyBaseLogger): Promise<[string, string]> {
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000))]);
+    await Promise.race([fn(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout after 2 s')), 2000)))]);
     return [name, 'ok'];
   } catch (e) {
-    return [name, `error: ${(e as Error).message}`];
+    log.warn({ check: name, err: { message: (e as Error).message } }, 'readiness check failed');
+    return [name, 'error'];
+  } finally {
+    clearTimeout(timer);
   }
 }
 
 export function healthRoutes(app: FastifyInstance, deps: Deps): void {
   app.get('/healthz', { schema: publicSchemas.healthz }, async () => ({ ok: true }));
-  app.get('/readyz', { schema: publicSchemas.readyz }, async (_req, reply) => {
+  app.get('/readyz', { schema: publicSchemas.readyz }, async (req, reply) => {
     const checks = await Promise.all([
-      check('store', () => sql`select 1`.execute(deps.db)),
-      check('queue', () => deps.syncQueue.getJobCounts('waiting')),
-      check('index', () => deps.backend.ping(deps.db)),
+      check('store', () => sql`select 1`.execute(deps.db), req.log),
+      check('queue', () => deps.syncQueue.getJobCounts('waiting'), req.log),
+      check('index', () => deps.backend.ping(deps.db), req.log),
     ]);
     const ok = checks.every(([, s]) => s === 'ok');
     return reply.status(ok ? 200 : 503).send({ ok, checks: Object.fromEntries(checks) });
