@@ -134,8 +134,13 @@ export function validateSchedule(raw: unknown, path = 'replication_config.schedu
   const text = raw.trim().toLowerCase();
   const interval = /^(\d+)([mhd])$/.exec(text);
   if (interval !== null) {
-    if (Number(interval[1]) < 1) fail(`schedule interval must be at least 1${interval[2] ?? ''}`, path);
-    return `${Number(interval[1])}${interval[2] ?? ''}`;
+    const n = Number(interval[1]);
+    const unit = interval[2] ?? '';
+    if (n < 1) fail(`schedule interval must be at least 1${unit}`, path);
+    // A year at most: a longer interval is a mistake, and huge numbers stop being integers.
+    const perYear = unit === 'm' ? 525_600 : unit === 'h' ? 8_760 : 365;
+    if (n > perYear) fail(`schedule interval must be at most 365 days (${perYear}${unit})`, path);
+    return `${n}${unit}`;
   }
   const parts = text.split(/\s+/);
   if (parts.length !== 5) return fail(`schedule "${raw}" is neither an interval nor a cron expression of 5 fields; ${hint}`, path);

@@ -85,12 +85,14 @@ describe('validateSchedule', () => {
     ['15m', '15m'],
     ['1H', '1h'],
     ['7d', '7d'],
+    ['365d', '365d'],
+    ['525600m', '525600m'],
     ['0 3 * * *', '0 3 * * *'],
     ['0,30 8-18/2 1 jan-jun mon', '0,30 8-18/2 1 jan-jun mon'],
     ['*/5 * * * 7', '*/5 * * * 7'],
   ])('accepts %s', (input, normalized) => expect(validateSchedule(input)).toBe(normalized));
 
-  it.each(['0m', '15s', '1w', '* * * *', '* * * * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '* * * * 8', '*/0 * * * *', '5-1 * * * *', '', 'daily'])(
+  it.each(['0m', '15s', '1w', '* * * *', '* * * * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '* * * * 8', '*/0 * * * *', '5-1 * * * *', '', 'daily', '366d', '8761h', '525601m', '100000000000000000000000d'])(
     'rejects %j with the schedule path',
     (input) => expect(errorOf(() => validateSchedule(input)).path).toBe('replication_config.schedule'),
   );
