@@ -64,6 +64,13 @@ describe('Postgres search indexes', () => {
       expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
       const { rows } = await sql<{ n: string }>`select count(*)::int as n from pg_indexes where tablename = 'records' and indexname like 'records_sort_%'`.execute(pool);
       expect(Number(rows[0]?.n)).toBe(sortIndexFields(charges).length * 2);
+      // A concurrent build that died leaves an invalid index behind: the next call rebuilds it.
+      const valid = sql<{ n: number }>`select count(*)::int as n from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname like 'records_sort_%' and i.indisvalid`;
+      const before = (await valid.execute(pool)).rows[0]!.n;
+      await sql`update pg_index set indisvalid = false where indexrelid = (select oid from pg_class where relname like 'records_sort_%' order by relname limit 1)`.execute(pool);
+      expect((await valid.execute(pool)).rows[0]!.n).toBe(before - 1);
+      await ensureEntityIndexes(pool, charges);
+      expect((await valid.execute(pool)).rows[0]!.n).toBe(before);
     } finally {
       await pool.destroy();
     }

@@ -30,28 +30,62 @@ function indexName(target: SearchTarget, field: string, dir: 'asc' | 'desc'): st
 }
 
 /** DDL of the sort index of `field` in `dir` (exported for tests). */
-export function sortIndexDdl(target: SearchTarget, field: string, dir: 'asc' | 'desc'): RawBuilder<unknown> {
+export function sortIndexDdl(target: SearchTarget, field: string, dir: 'asc' | 'desc', concurrently = false): RawBuilder<unknown> {
   const p = fieldParts(sql.ref('data'), { field, sub: [], type: target.searchable[field] ?? 'dynamic' });
   const d = dir === 'asc' ? sql`asc` : sql`desc`;
-  return sql`create index if not exists ${sql.id(indexName(target, field, dir))} on records
+  return sql`create index ${concurrently ? sql`concurrently` : sql``} if not exists ${sql.id(indexName(target, field, dir))} on records
     (connector_id, ${p.missing} asc, ${p.rank} ${d}, ${p.num} ${d}, ${p.str} ${d}, ${p.bool} ${d}, record_id asc)
     where entity = ${sql.lit(target.entity)} and deleted_at is null`;
 }
 
-/** Creates the entity's sort indexes if missing; serialized so concurrent first syncs don't race. */
+interface WantedIndex {
+  readonly name: string;
+  readonly field: string;
+  readonly dir: 'asc' | 'desc';
+}
+
+/** The wanted indexes that do not exist, or exist but are invalid (a concurrent build that died). */
+async function missingIndexes(db: Db, wanted: readonly WantedIndex[]): Promise<WantedIndex[]> {
+  const { rows } = await sql<{ n: string; valid: boolean }>`
+    select c.relname as n, i.indisvalid as valid from pg_index i join pg_class c on c.oid = i.indexrelid
+     where c.relname = any(${wanted.map((w) => w.name)})`.execute(db);
+  return wanted.filter((w) => rows.find((r) => r.n === w.name)?.valid !== true);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Creates the entity's sort indexes if missing. On the shared records table a plain CREATE INDEX
+ * would block every tenant's page writes for the whole build, so it is built CONCURRENTLY, which
+ * cannot run in a transaction: builders take a session advisory lock instead. Waiters poll with
+ * pg_try_advisory_lock, because a statement blocked on the lock would hold a snapshot the
+ * concurrent build waits for. Inside a caller's transaction, a plain build under a transaction
+ * lock is the only option.
+ */
 export async function ensureEntityIndexes(db: Db, target: SearchTarget): Promise<void> {
-  const wanted = sortIndexFields(target).flatMap((field) => (['asc', 'desc'] as const).map((dir) => ({ name: indexName(target, field, dir), ddl: sortIndexDdl(target, field, dir) })));
-  if (wanted.length === 0) return;
-  // CREATE INDEX takes a share lock on records even when the index exists: look first.
-  const { rows } = await sql<{ n: string }>`select indexname as n from pg_indexes where tablename = 'records' and indexname = any(${wanted.map((w) => w.name)})`.execute(db);
-  const missing = wanted.filter((w) => !rows.some((r) => r.n === w.name));
-  if (missing.length === 0) return;
-  // `create index if not exists` is not safe against a concurrent create of the same name (it
-  // fails on pg_class's unique index), so creators queue on a lock held to their commit.
-  const create = async (tx: Db): Promise<void> => {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`sort-indexes/${target.connectorType}/${target.entity}`}, 0))`.execute(tx);
-    for (const w of missing) await w.ddl.execute(tx);
-  };
-  if (db.isTransaction) await create(db);
-  else await db.transaction().execute(create);
+  const wanted = sortIndexFields(target).flatMap((field) => (['asc', 'desc'] as const).map((dir) => ({ name: indexName(target, field, dir), field, dir })));
+  if (wanted.length === 0 || (await missingIndexes(db, wanted)).length === 0) return;
+  const key = `sort-indexes/${target.connectorType}/${target.entity}`;
+  if (db.isTransaction) {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+    for (const w of await missingIndexes(db, wanted)) await sortIndexDdl(target, w.field, w.dir).execute(db);
+    return;
+  }
+  await db.connection().execute(async (conn) => {
+    for (;;) {
+      const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtextextended(${key}, 0)) as ok`.execute(conn);
+      if (rows[0]?.ok === true) break;
+      if ((await missingIndexes(conn, wanted)).length === 0) return;
+      await sleep(200);
+    }
+    try {
+      // Under the lock, an invalid index is a dead builder's leftover: rebuild it.
+      for (const w of await missingIndexes(conn, wanted)) {
+        await sql`drop index concurrently if exists ${sql.id(w.name)}`.execute(conn);
+        await sortIndexDdl(target, w.field, w.dir, true).execute(conn);
+      }
+    } finally {
+      await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
+    }
+  });
 }
