@@ -30,6 +30,7 @@ const schema = z
     MAX_RUNS_PER_CONNECTOR: z.coerce.number().int().min(1).max(64).default(2),
     SYNC_PARTITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
   });
 
 /** Rules across variables; checked on the raw values so they are reported with the others. */
@@ -70,6 +71,8 @@ export interface Config {
   readonly partitionConcurrency: number;
   /** Statement timeout of one search on the Postgres backend. */
   readonly searchTimeoutMs: number;
+  /** Finished runs older than this are pruned at the connector's schedule ticks. */
+  readonly runRetentionDays: number;
 }
 
 /** Parses an environment (default: process.env); throws one `config_invalid` listing every problem. */
@@ -101,5 +104,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     maxRunsPerConnector: e.MAX_RUNS_PER_CONNECTOR,
     partitionConcurrency: e.SYNC_PARTITION_CONCURRENCY,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
+    runRetentionDays: e.RUN_RETENTION_DAYS,
   };
 }

@@ -184,3 +184,18 @@ export async function reapAbandonedRuns(db: Db, connectorId: string, entity: str
   return rows.map((r) => r.id);
 }
 
+/**
+ * Deletes a connector's runs that finished more than `keepDays` ago, keeping each entity's latest
+ * finished run whatever its age (the last outcome stays visible). Seen-sets go with them (cascade).
+ * Returns how many were deleted.
+ */
+export async function pruneRuns(db: Db, connectorId: string, keepDays: number): Promise<number> {
+  const res = await sql`
+    delete from sync_runs r
+     where r.connector_id = ${connectorId}::uuid
+       and r.finished_at < now() - make_interval(days => ${keepDays})
+       and r.id <> (select max(l.id) from sync_runs l
+                     where l.connector_id = r.connector_id and l.entity = r.entity and l.finished_at is not null)`.execute(db);
+  return Number(res.numAffectedRows ?? 0n);
+}
+

@@ -3,6 +3,7 @@ import type { Job } from 'bullmq';
 import { replicatedEntities } from '../app/connector-service.js';
 import type { Deps } from '../app/deps.js';
 import { findConnector } from '../store/connectors-repo.js';
+import { pruneRuns } from '../store/runs-repo.js';
 import { requestSync } from './request-sync.js';
 import { removeSchedule, scheduleJobSchema, scheduledMode, schedulerId, skipConflicts, type ScheduleJob } from './schedules.js';
 
@@ -22,6 +23,8 @@ export function scheduleProcessor(deps: Deps) {
       const run = await skipConflicts(() => requestSync(deps, connector, { entity, trigger: 'schedule', mode }));
       if (run !== null) started++;
     }
+    const pruned = await pruneRuns(deps.db, connector.id, deps.config.runRetentionDays);
+    if (pruned > 0) deps.logger.info({ connector: connector.id, pruned }, 'old runs pruned');
     const next = (await deps.scheduleQueue.getJobScheduler(schedulerId(connector.id)))?.next;
     if (next !== undefined) {
       await deps.db.updateTable('entity_state').set({ next_run_at: new Date(next) }).where('connector_id', '=', connector.id).execute();

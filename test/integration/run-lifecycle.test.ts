@@ -7,6 +7,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetEntity, resyncEntity, triggerSync } from '../../src/app/operations.js';
 import { getRun } from '../../src/store/runs-repo.js';
+import type { Job } from 'bullmq';
+import { scheduleProcessor } from '../../src/worker/schedule-processor.js';
+import type { ScheduleJob } from '../../src/worker/schedules.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
@@ -78,6 +81,19 @@ describe('run lifecycle edges', () => {
     expect(Number(live.n)).toBe(300);
     expect((await h.deps.db.selectFrom('entity_state').select('sync_cursor').where('connector_id', '=', id).executeTakeFirstOrThrow()).sync_cursor).toEqual(before.sync_cursor);
     await settle(active!.id);
+  });
+
+  it('a schedule tick prunes runs finished before the retention period, keeping the latest', async () => {
+    const finished = await h.deps.db.selectFrom('sync_runs').select('id').where('connector_id', '=', id).where('finished_at', 'is not', null).orderBy('id').execute();
+    expect(finished.length).toBeGreaterThan(3);
+    await sql`update sync_runs set finished_at = now() - interval '40 days' where connector_id = ${id}::uuid and finished_at is not null`.execute(h.deps.db);
+    const tick = scheduleProcessor(h.deps);
+    await tick({ data: { connectorId: id } } as Job<ScheduleJob>);
+    const left = await h.deps.db.selectFrom('sync_runs').select(['id', 'status']).where('connector_id', '=', id).orderBy('id').execute();
+    // The latest finished run stays (the entity's last outcome), plus the run this tick queued.
+    expect(left.map((r) => r.id)).toEqual([finished[finished.length - 1]!.id, expect.any(String)]);
+    expect(left[1]?.status).toBe('queued');
+    await settle(left[1]!.id);
   });
 
   it('a run queued just before its connector was paused is cancelled when claimed, and reads nothing', async () => {
