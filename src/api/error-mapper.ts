@@ -41,6 +41,12 @@ function fromFastify(e: FastifyError, url: string): AppError {
 // A database failover answers 503 with Retry-After, not 500: the client's request was fine.
 const DB_UNAVAILABLE = new AppError('unavailable', 'the database is unavailable; try again', { retryable: true, retryAfterSec: 1 });
 
+// Messages and paths echo the client's keys and values; a 1 MiB key must not make a 2 MiB error.
+const clip = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max)}…` : s);
+function clipped(body: { code: ErrorCode; message: string; path?: string }) {
+  return body.path === undefined ? { ...body, message: clip(body.message, 1000) } : { ...body, message: clip(body.message, 1000), path: clip(body.path, 300) };
+}
+
 /** Fastify error handler: maps, logs server faults, answers `{error:{code,message,path?}}`. */
 export function handleError(e: unknown, req: FastifyRequest, reply: FastifyReply): void {
   const err = isAppError(e) ? e : isTransientDbError(e) ? DB_UNAVAILABLE : fromFastify(e as FastifyError, req.url);
@@ -48,6 +54,6 @@ export function handleError(e: unknown, req: FastifyRequest, reply: FastifyReply
   if (status >= 500) req.log.error({ err: { message: (e as Error).message, code: err.code } }, 'request failed');
   if (err.retryAfterSec !== undefined) void reply.header('retry-after', String(err.retryAfterSec));
   // A server fault's own message may name hosts, indexes or engine internals: it goes to the log.
-  const body = status === 500 ? { code: err.code, message: 'internal error; see the server log' } : err.toJSON();
+  const body = status === 500 ? { code: err.code, message: 'internal error; see the server log' } : clipped(err.toJSON());
   void reply.status(status).send({ error: body });
 }

@@ -178,6 +178,10 @@ describe('security: auth, tenancy, secrets, injection', () => {
     const badUrl = await call('GET', '/api/v1/integrations/connectors/%E0%A4%A', user);
     expect(badUrl.statusCode).toBe(400);
     expect(badUrl.json()).toMatchObject({ error: { code: 'invalid_request' } });
+    const hugeKey = 'k'.repeat(200_000);
+    const huge = await search({ query: { filter: { [hugeKey]: {} } } });
+    expect(huge.statusCode).toBe(400);
+    expect(huge.body.length).toBeLessThan(2_000);
     const cookie = await h.app.inject({ method: 'GET', url: '/admin/api/runs', headers: { cookie: 'sdx_admin=%' } });
     expect(cookie.statusCode).toBe(401);
     expect(cookie.json()).toMatchObject({ error: { code: 'unauthorized' } });
