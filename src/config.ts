@@ -31,6 +31,7 @@ const schema = z
     SYNC_PARTITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
     SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+    TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   });
 
 /** Rules across variables; checked on the raw values so they are reported with the others. */
@@ -73,6 +74,8 @@ export interface Config {
   readonly searchTimeoutMs: number;
   /** Finished runs older than this are pruned at the connector's schedule ticks. */
   readonly runRetentionDays: number;
+  /** Behind a reverse proxy: trust X-Forwarded-For/-Proto (client address, https). */
+  readonly trustProxy: boolean;
 }
 
 /** Parses an environment (default: process.env); throws one `config_invalid` listing every problem. */
@@ -105,5 +108,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     partitionConcurrency: e.SYNC_PARTITION_CONCURRENCY,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     runRetentionDays: e.RUN_RETENTION_DAYS,
+    trustProxy: e.TRUST_PROXY === 'true',
   };
 }

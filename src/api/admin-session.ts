@@ -64,9 +64,13 @@ export async function sessionPrincipal(db: Kysely<DB>, secret: string, req: Fast
   return tokenId === null ? null : findPrincipalById(db, tokenId);
 }
 
-/** Sets (or, with null, clears) the session cookie. */
-export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, value: string | null): void {
+/**
+ * Sets (or, with null, clears) the session cookie. `alwaysSecure` (production) marks it Secure
+ * even when the request looks like plain http: behind a TLS-terminating proxy it always does,
+ * unless TRUST_PROXY lets Fastify read X-Forwarded-Proto.
+ */
+export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, value: string | null, alwaysSecure = false): void {
   const attrs = [`Path=${SESSION_PATH}`, 'HttpOnly', 'SameSite=Strict', `Max-Age=${value === null ? 0 : SESSION_TTL_SEC}`];
-  if (req.protocol === 'https') attrs.push('Secure');
+  if (alwaysSecure || req.protocol === 'https') attrs.push('Secure');
   void reply.header('set-cookie', `${SESSION_COOKIE}=${value ?? ''}; ${attrs.join('; ')}`);
 }

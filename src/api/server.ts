@@ -63,7 +63,7 @@ export function buildApi(deps: Deps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger.child({ component: 'api' }) as FastifyBaseLogger,
     bodyLimit: SEARCH_LIMITS.maxBodyBytes,
-    trustProxy: false,
+    trustProxy: deps.config.trustProxy,
     // Malformed URLs and over-long path parameters answer in our one error shape too.
     frameworkErrors: (e, req, reply) => handleError(e, req, reply),
   });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApi } from '../../src/api/server.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 type Run = { id: string; status: string; replay_of: string | null; mode: string; trigger: string; counters: Record<string, number>; error: { code: string; message: string } | null };
@@ -216,5 +217,23 @@ describe('admin API (Postgres queue and search backend)', () => {
     expect(queues.body).toContain('syncdex-schedule');
     const forged = `${jar.slice(0, -3)}abc`;
     expect((await h.app.inject({ method: 'GET', url: '/admin/queues/api/queues', headers: { cookie: forged } })).statusCode).toBe(401);
+    expect(cookie).not.toContain('Secure'); // plain http in development
+  });
+
+  it('marks the session cookie Secure in production, and over https seen through a trusted proxy', async () => {
+    const prod = buildApi({ ...h.deps, config: { ...h.deps.config, env: 'production' } });
+    const proxied = buildApi({ ...h.deps, config: { ...h.deps.config, trustProxy: true } });
+    try {
+      const headers = { authorization: `Bearer ${admin}` };
+      const a = await prod.inject({ method: 'POST', url: '/admin/api/session', headers, payload: {} });
+      expect(String(a.headers['set-cookie'])).toContain('; Secure');
+      const b = await proxied.inject({ method: 'POST', url: '/admin/api/session', headers: { ...headers, 'x-forwarded-proto': 'https' }, payload: {} });
+      expect(String(b.headers['set-cookie'])).toContain('; Secure');
+      const c = await h.app.inject({ method: 'POST', url: '/admin/api/session', headers: { ...headers, 'x-forwarded-proto': 'https' }, payload: {} });
+      expect(String(c.headers['set-cookie'])).not.toContain('Secure'); // untrusted header ignored
+    } finally {
+      await prod.close();
+      await proxied.close();
+    }
   });
 });
