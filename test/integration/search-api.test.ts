@@ -157,5 +157,15 @@ describe('search through the execute endpoint (Postgres backend)', () => {
     const ok = await runSearch({ ...h.deps, backend }, connector, 'customers', { query: { filter: { eq: { currency: 'eur' } } } });
     expect(ok.hits.length).toBeGreaterThan(0);
   });
-});
 
+  it('says an entity is not replicated by this connector instead of answering an empty page', async () => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `/api/v1/integrations/connectors/${connectorId}/execute`,
+      headers: { authorization: `Bearer ${token}` },
+      payload: { entity: 'invoices', action: 'search', params: { query: {} } },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'entity_not_searchable', path: 'entity', message: expect.stringContaining('replication_config.entities') } });
+  });
+});
