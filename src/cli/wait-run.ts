@@ -31,3 +31,11 @@ export async function waitForRun(db: Kysely<DB>, runId: string, opts: { quiet?: 
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 200));
   }
 }
+
+/** Says on stderr why a run did not succeed; returns the exit status (1 when failed or cancelled). */
+export function reportRunEnd(run: SyncRunRow): number {
+  if (run.status === 'failed') process.stderr.write(`run ${run.id} failed: ${run.error?.message ?? 'unknown error'}\n`);
+  if (run.status === 'cancelled') process.stderr.write(`run ${run.id} was cancelled${run.error === null ? '' : `: ${run.error.message}`}\n`);
+  return run.status === 'failed' || run.status === 'cancelled' ? 1 : 0;
+}
+

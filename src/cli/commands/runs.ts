@@ -5,7 +5,7 @@ import { parseRunsQuery } from '../../api/runs-query.js';
 import { AppError } from '../../errors.js';
 import { findRunRow, listRuns, replayChain } from '../../store/admin-queries.js';
 import { output, parse, positional, str } from '../args.js';
-import { waitForRun } from '../wait-run.js';
+import { reportRunEnd, waitForRun } from '../wait-run.js';
 import { withDb, withDeps } from './context.js';
 
 type Summary = ReturnType<typeof runSummary>;
@@ -47,7 +47,6 @@ export async function replayCommand(argv: string[]): Promise<number> {
     const run = await replayRun(deps, id, { fromStart: p.values['from-start'] === true });
     const final = p.values.wait === true ? await waitForRun(deps.db, run.id, { quiet: p.values.json === true }) : run;
     output(p.values.json as boolean | undefined, runSummary(final), () => `run ${final.id} replays #${id} (${run.checkpoint === null ? 'from the start' : 'from its checkpoint'}): ${final.status}`);
-    if (final.status === 'failed') process.stderr.write(`run ${final.id} failed: ${final.error?.message ?? 'unknown error'}\n`);
-    return final.status === 'failed' || final.status === 'cancelled' ? 1 : 0;
+    return reportRunEnd(final);
   });
 }

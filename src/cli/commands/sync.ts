@@ -3,7 +3,7 @@ import { triggerSync } from '../../app/operations.js';
 import { AppError } from '../../errors.js';
 import type { RunMode, SyncRunRow } from '../../store/schema.js';
 import { output, parse, positional, str } from '../args.js';
-import { waitForRun } from '../wait-run.js';
+import { reportRunEnd, waitForRun } from '../wait-run.js';
 import { withDeps } from './context.js';
 
 export async function syncCommand(argv: string[]): Promise<number> {
@@ -17,10 +17,10 @@ export async function syncCommand(argv: string[]): Promise<number> {
     const results: SyncRunRow[] = [];
     for (const run of runs) {
       const final = p.values.wait === true ? await waitForRun(deps.db, run.id, { quiet: p.values.json === true }) : run;
-      if (final.status === 'failed') process.stderr.write(`run ${final.id} failed: ${final.error?.message ?? 'unknown error'}\n`);
       results.push(final);
     }
     output(p.values.json as boolean | undefined, results, () => results.map((r) => `run ${r.id} ${r.entity} ${r.mode} ${r.status}`).join('\n'));
-    return results.some((r) => r.status === 'failed' || r.status === 'cancelled') ? 1 : 0;
+    // Reported after the listing, one line per run that did not succeed.
+    return Math.max(0, ...results.map(reportRunEnd));
   });
 }
