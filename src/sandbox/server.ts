@@ -31,9 +31,10 @@ function bodyText(body: unknown): string {
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = bodyText(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  // Encoded once: Buffer.byteLength and end(text) would each encode the ~120 kB page.
+  const bytes = Buffer.from(bodyText(body), 'utf8');
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': bytes.length, ...headers });
+  res.end(bytes);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -54,9 +54,13 @@ export interface UpsertCounts {
 /**
  * Serializes writers and the index shipper of one (connector, entity) for the rest of the
  * transaction, so versions become visible in sequence order (the shipper never skips one).
+ * `shared`: page writers of a backend that ships nothing (Postgres) may overlap each other, but
+ * still exclude reset, reindex and the end of a run, which take it exclusively.
  */
-export async function lockEntity(db: Db, connectorId: string, entity: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock(hashtextextended(${`${connectorId}/${entity}`}, 0))`.execute(db);
+export async function lockEntity(db: Db, connectorId: string, entity: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
+  const key = `${connectorId}/${entity}`;
+  if (mode === 'shared') await sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`.execute(db);
+  else await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
 }
 
 /**

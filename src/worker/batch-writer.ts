@@ -1,9 +1,14 @@
 /**
  * Group commit for a run's pages. Fetching is sequential (each page's cursor comes from the one
- * before), so the worker overlaps it with writing: a page that arrives while no write is in
- * flight is written at once (a slow upstream stays searchable page by page); pages that arrive
- * during a write are buffered and go together in the next transaction, with the checkpoint of
- * the last of them. One write is in flight at a time, so checkpoints commit in page order.
+ * before), so the worker overlaps it with writing: a page that arrives while a write slot is free
+ * is written at once (a slow upstream stays searchable page by page); pages that arrive while
+ * every slot is busy are buffered and go together in the next transaction, with the checkpoint
+ * of the last of them.
+ *
+ * Up to `maxInFlight` transactions run at once. Each one is handed the promise of the write
+ * before it and must wait for it before saving its checkpoint (and fail if it failed), so
+ * checkpoints still commit in page order: a committed checkpoint never covers a page whose
+ * records were not committed.
  */
 import type { PageRecord } from '../store/records-repo.js';
 import type { RunCheckpoint } from '../store/schema.js';
@@ -15,46 +20,48 @@ export interface PageBatch {
   readonly checkpoint: RunCheckpoint;
 }
 
-/** Writes a batch in one transaction (records + checkpoint). */
-export type BatchSink = (batch: PageBatch) => Promise<void>;
+/** Writes a batch in one transaction (records + checkpoint); awaits `previous` before the checkpoint. */
+export type BatchSink = (batch: PageBatch, previous: Promise<void>) => Promise<void>;
 
 export class BatchWriter {
   private records: PageRecord[] = [];
   private pages = 0;
   private checkpoint: RunCheckpoint | null = null;
-  private inFlight: Promise<void> | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+  private tail: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | null = null;
 
   /** `maxRecords` bounds a batch (memory, transaction size): the reader waits beyond it. */
   constructor(
     private readonly sink: BatchSink,
     private readonly maxRecords = 200,
+    private readonly maxInFlight = 1,
   ) {}
 
-  /** Buffers a page; starts a write if none is running, waits when the buffer is full. */
+  /** Buffers a page; starts a write if a slot is free, waits when the buffer is full. */
   async add(records: readonly PageRecord[], checkpoint: RunCheckpoint): Promise<void> {
     this.throwIfFailed();
     for (const r of records) this.records.push(r);
     this.pages += 1;
     this.checkpoint = checkpoint;
-    if (this.inFlight === null) this.startWrite();
+    if (this.inFlight.size < this.maxInFlight) this.startWrite();
     else if (this.records.length >= this.maxRecords) await this.settle();
   }
 
   /** Writes everything buffered and waits for it; throws the first write failure. */
   async drain(): Promise<void> {
-    while (this.inFlight !== null) await this.inFlight;
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     this.throwIfFailed();
     if (this.pages > 0) {
       this.startWrite();
-      while (this.inFlight !== null) await this.inFlight;
+      while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
     }
     this.throwIfFailed();
   }
 
-  /** Waits until the write in flight (and any it chained) has room for more. */
+  /** Waits until the buffer has room again (writes that end start the next one). */
   private async settle(): Promise<void> {
-    while (this.inFlight !== null && this.records.length >= this.maxRecords) await this.inFlight;
+    while (this.inFlight.size >= this.maxInFlight && this.records.length >= this.maxRecords) await Promise.race(this.inFlight);
     this.throwIfFailed();
   }
 
@@ -63,17 +70,21 @@ export class BatchWriter {
     this.records = [];
     this.pages = 0;
     this.checkpoint = null;
-    this.inFlight = this.sink(batch).then(
+    const previous = this.tail;
+    const write = this.sink(batch, previous);
+    this.tail = write;
+    const slot: Promise<void> = write.then(
       () => {
-        this.inFlight = null;
-        // Pages that arrived during the write go next, together.
-        if (this.pages > 0 && this.failure === null) this.startWrite();
+        this.inFlight.delete(slot);
+        // Pages that arrived while every slot was busy go next, together.
+        if (this.pages > 0 && this.failure === null && this.inFlight.size < this.maxInFlight) this.startWrite();
       },
       (error: unknown) => {
-        this.inFlight = null;
+        this.inFlight.delete(slot);
         this.failure ??= { error };
       },
     );
+    this.inFlight.add(slot);
   }
 
   private throwIfFailed(): void {

@@ -28,46 +28,63 @@ const ASCII_JSON = /^[\x00-\x7f]*$/;
 /**
  * Readies records for writing, once per record and before the page's transaction, so it
  * overlaps with the write in flight: the JSON text (feeding both the content hash and the
- * payload), the hash, and the `keys` of the entity's lookup fields. Prepared records pass
- * through unchanged.
+ * payload) and the hash. Prepared records pass through unchanged.
  */
-export function prepareRecords(records: readonly PageRecord[], lookup: readonly string[] = []): PageRecord[] {
+export function prepareRecords(records: readonly PageRecord[]): PageRecord[] {
   return records.map((r) => {
-    if (r.json !== undefined && r.hash !== undefined && r.keys !== undefined) return r;
+    if (r.json !== undefined && r.hash !== undefined) return r;
     const json = r.json ?? JSON.stringify(r.data);
-    return { ...r, json, hash: r.hash ?? contentHash(r.data, json), keys: r.keys ?? lookupKeys(lookup, r.data) };
+    return { ...r, json, hash: r.hash ?? contentHash(r.data, json) };
   });
 }
 
 /**
- * Adds the (sparse) text shadow of the searchable fields, which the Postgres search backend
- * queries besides the document; a record whose JSON text is all ASCII needs none. Computed only
- * for records that changed, inside the write.
+ * Adds what only a changed record needs, inside the write (a re-sync of unchanged data pays for
+ * none of it): the `keys` of the entity's lookup fields and the (sparse) text shadow of the
+ * searchable fields, which the Postgres search backend queries besides the document; a record
+ * whose JSON text is all ASCII needs no shadow.
  */
 export function withShadows(records: readonly PageRecord[], searchable: Readonly<Record<string, unknown>> | undefined, lookup: readonly string[] = []): PageRecord[] {
-  if (searchable === undefined) return [...records];
-  return prepareRecords(records, lookup).map((r) => ({
+  return prepareRecords(records).map((r) => ({
     ...r,
-    shadow: ASCII_JSON.test(r.json as string) ? null : (searchableShadow(searchable, r.data) ?? null),
+    keys: r.keys ?? lookupKeys(lookup, r.data),
+    ...(searchable === undefined ? {} : { shadow: ASCII_JSON.test(r.json as string) ? null : (searchableShadow(searchable, r.data) ?? null) }),
   }));
+}
+
+/** The run a page belongs to, as its write needs it. */
+export interface PageRun {
+  readonly id: string;
+  readonly connectorId: string;
+  readonly entity: string;
+  readonly mode: RunMode;
+  readonly attempt?: number;
+  readonly searchable?: Readonly<Record<string, unknown>> | undefined;
+  readonly lookup?: readonly string[];
+  /** Page writes of this run may overlap (no index shipping that needs versions in commit order). */
+  readonly overlapWrites?: boolean;
 }
 
 export async function writePage(
   db: Kysely<DB>,
-  run: { id: string; connectorId: string; entity: string; mode: RunMode; attempt?: number; searchable?: Readonly<Record<string, unknown>> | undefined; lookup?: readonly string[] },
+  run: PageRun,
   records: readonly PageRecord[],
   checkpoint: RunCheckpoint,
   pages = 1,
+  previous: Promise<unknown> = Promise.resolve(),
 ): Promise<PageResult> {
-  const unique = prepareRecords(dedupeById(records), run.lookup);
+  const unique = prepareRecords(dedupeById(records));
   return db.transaction().execute(async (tx) => {
-    await lockEntity(tx, run.connectorId, run.entity);
+    await lockEntity(tx, run.connectorId, run.entity, run.overlapWrites === true ? 'shared' : 'exclusive');
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.
     const stored = await liveHashes(tx, run.connectorId, run.entity, unique.map((r) => r.id));
     const changed = withShadows(unique.filter((r) => stored.get(r.id) !== r.hash), run.searchable, run.lookup);
     const counts = await upsertPage(tx, run.connectorId, run.entity, changed);
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
+    // The checkpoint commits after the batch before it (which may still be in flight): a
+    // checkpoint must never cover pages that were not committed. Its failure rolls this one back.
+    await previous;
     // A run cancelled while this page was in flight must not gain the page: roll it back.
     if (!(await recordPage(tx, run.id, checkpoint, { ...result, pages }, run.attempt))) throw new RunNotRunning(run.id);
     return result;

@@ -108,11 +108,14 @@ function fetchOne(deps: SyncDeps, ctx: RunContext, params: Record<string, unknow
 }
 
 function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
-  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: ctx.lookup };
-  return new BatchWriter(async (batch) => {
-    await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages);
+  // Shipping needs versions committed in sequence order, so one write at a time; the Postgres
+  // backend ships nothing, and two overlapping writes keep both Postgres and the worker busy.
+  const overlapWrites = !deps.backend.shipsChanges;
+  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: ctx.lookup, overlapWrites };
+  return new BatchWriter(async (batch, previous) => {
+    await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages, previous);
     ctx.shipper.poke();
-  }, deps.maxBatchRecords);
+  }, deps.maxBatchRecords, overlapWrites ? 2 : 1);
 }
 
 /** Shared by the chains of one run: pages read so far and the first failure. */
@@ -139,7 +142,7 @@ async function readChain(deps: SyncDeps, ctx: RunContext, progress: RunProgress,
     trackCursor(ctx, raw);
     progress.advance(claim.index, next);
     const checkpoint: RunCheckpoint = { ...progress.snapshot(), maxCursor: ctx.maxCursor, partitions: ctx.partitions };
-    await writer.add(prepareRecords(toPageRecords(ctx.entity, raw, ctx.log), ctx.lookup), checkpoint);
+    await writer.add(prepareRecords(toPageRecords(ctx.entity, raw, ctx.log)), checkpoint);
     if (next !== null) params = next;
   }
 }

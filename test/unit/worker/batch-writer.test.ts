@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { BatchWriter, type BatchSink, type PageBatch } from '../../../src/worker/batch-writer.js';
+import type { RunCheckpoint } from '../../../src/store/schema.js';
+
+const page = (n: number) => Array.from({ length: 100 }, (_, i) => ({ id: `r${n}_${i}`, data: {} }));
+const cp = (n: number): RunCheckpoint => ({ partition: 0, page: { n } });
+const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A sink that "writes" for `ms`, then commits its checkpoint after the previous write, like writePage. */
+function recordingSink(ms: (b: PageBatch) => number, fail?: (b: PageBatch) => boolean) {
+  const committed: unknown[] = [];
+  let active = 0;
+  let peak = 0;
+  const sink: BatchSink = async (batch, previous) => {
+    active++;
+    peak = Math.max(peak, active);
+    try {
+      await tick(ms(batch));
+      if (fail?.(batch) === true) throw new Error(`write of ${JSON.stringify(batch.checkpoint.page)} failed`);
+      await previous;
+      committed.push(batch.checkpoint.page);
+    } finally {
+      active--;
+    }
+  };
+  return { sink, committed, peak: () => peak };
+}
+
+describe('BatchWriter', () => {
+  it('overlaps up to maxInFlight writes, yet commits checkpoints in page order', async () => {
+    // The first write is slow, the next ones fast: they must still commit after it.
+    const s = recordingSink((b) => ((b.checkpoint.page as { n: number }).n === 1 ? 60 : 5));
+    const w = new BatchWriter(s.sink, 200, 2);
+    for (let n = 1; n <= 8; n++) await w.add(page(n), cp(n));
+    await w.drain();
+    expect(s.peak()).toBe(2);
+    const order = s.committed.map((p) => (p as { n: number }).n);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(order[order.length - 1]).toBe(8);
+  });
+
+  it('one write at a time when maxInFlight is 1', async () => {
+    const s = recordingSink(() => 5);
+    const w = new BatchWriter(s.sink, 200, 1);
+    for (let n = 1; n <= 6; n++) await w.add(page(n), cp(n));
+    await w.drain();
+    expect(s.peak()).toBe(1);
+    expect(s.committed.at(-1)).toEqual({ n: 6 });
+  });
+
+  it('a failed write fails the write overlapping it, and drain throws the first failure', async () => {
+    const s = recordingSink((b) => ((b.checkpoint.page as { n: number }).n === 1 ? 40 : 5), (b) => (b.checkpoint.page as { n: number }).n === 1);
+    const w = new BatchWriter(s.sink, 200, 2);
+    await w.add(page(1), cp(1));
+    await w.add(page(2), cp(2));
+    await expect(w.drain()).rejects.toThrow('write of {"n":1} failed');
+    expect(s.committed).toEqual([]);
+  });
+});
