@@ -7,4 +7,4 @@ COPY src ./src
 COPY migrations ./migrations
 COPY tsconfig.json ./
 USER node
-ENTRYPOINT ["node", "bin/syncdex.mjs"]
+ENTRYPOINT ["node", "--max-semi-space-size=4", "bin/syncdex.mjs"]

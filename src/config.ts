@@ -28,7 +28,8 @@ const schema = z
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
     WORKER_LOCK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
     MAX_RUNS_PER_CONNECTOR: z.coerce.number().int().min(1).max(64).default(2),
-    SYNC_PARTITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+    SYNC_PARTITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    SYNC_TIME_SLICES: z.coerce.number().int().min(1).max(256).default(8),
     SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
@@ -70,6 +71,8 @@ export interface Config {
   readonly maxRunsPerConnector: number;
   /** Partitions of one run read at once. */
   readonly partitionConcurrency: number;
+  /** Time slices of a full read of one long list (1: off). */
+  readonly timeSlices: number;
   /** Statement timeout of one search on the Postgres backend. */
   readonly searchTimeoutMs: number;
   /** Finished runs older than this are pruned at the connector's schedule ticks. */
@@ -106,6 +109,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     workerLockMs: e.WORKER_LOCK_MS,
     maxRunsPerConnector: e.MAX_RUNS_PER_CONNECTOR,
     partitionConcurrency: e.SYNC_PARTITION_CONCURRENCY,
+    timeSlices: e.SYNC_TIME_SLICES,
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     runRetentionDays: e.RUN_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY === 'true',

@@ -63,14 +63,18 @@ function startOf(paging: PagingSpec, ds: Dataset, params: Record<string, unknown
   }
 }
 
-function sinceBound(spec: ServeSpec, params: Record<string, unknown>): number | undefined {
+/** A time bound param (the incremental lower bound, or its exclusive upper bound) in seconds. */
+function timeBound(spec: ServeSpec, params: Record<string, unknown>, which: 'param' | 'upperParam'): number | undefined {
   const inc = spec.incremental;
-  const raw = inc === undefined ? undefined : params[inc.param];
-  if (inc === undefined || raw === undefined) return undefined;
+  const name = inc?.[which];
+  const raw = name === undefined ? undefined : params[name];
+  if (inc === undefined || name === undefined || raw === undefined) return undefined;
   const sec = (inc.paramFormat ?? inc.format) === 'unix' ? Number(raw) : Date.parse(String(raw)) / 1000;
-  if (!Number.isFinite(sec)) throw bad(`${inc.param} is not a valid ${inc.paramFormat ?? inc.format} value`, inc.param);
+  if (!Number.isFinite(sec)) throw bad(`${name} is not a valid ${inc.paramFormat ?? inc.format} value`, name);
   return sec;
 }
+
+const sinceBound = (spec: ServeSpec, params: Record<string, unknown>): number | undefined => timeBound(spec, params, 'param');
 
 const isTimeExport = (spec: ServeSpec): boolean =>
   spec.paging.style === 'token' && spec.incremental !== undefined && spec.paging.param === spec.incremental.param;
@@ -94,7 +98,9 @@ export function serveList(c: ServeCall): ListResponse {
   const since = sinceBound(spec, params);
   if (isTimeExport(spec)) return serveExport(c, size, since ?? 0);
   const end = since === undefined ? ds.rawLength : ds.rawLengthSince(since);
-  const start = startOf(spec.paging, ds, params, size);
+  // Newest first: records created before an upper bound start where the newer ones end.
+  const upper = timeBound(spec, params, 'upperParam');
+  const start = Math.max(startOf(spec.paging, ds, params, size), upper === undefined ? 0 : ds.rawLengthSince(upper));
   const { records, next } = ds.slice(start, size, end);
   const more = ds.hasLiveFrom(next, end);
   const meta = metaFor({

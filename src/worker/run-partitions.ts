@@ -10,7 +10,8 @@ import type { ConnectorRuntime } from '../connectors/runtime-client.js';
 import type { Logger } from '../logger.js';
 import type { DB } from '../store/db.js';
 import type { RunCheckpoint } from '../store/schema.js';
-import { resolvePartitions } from './parent-values.js';
+import { resolvePartitions, type ReadContext } from './parent-values.js';
+import { sliceByTime } from './time-slices.js';
 
 /** What resolving a run's partitions needs. */
 export interface PartitionSource {
@@ -23,6 +24,11 @@ export interface PartitionSource {
   readonly log: Logger;
   readonly signal: AbortSignal | undefined;
   readonly maxPages?: number;
+  /** Full runs of an unpartitioned list with an upper time bound are split into this many slices (1: never). */
+  readonly timeSlices?: number;
+  readonly mode?: 'full' | 'incremental';
+  /** The run's lower time bound (start_date, or the incremental cursor). */
+  readonly since?: number | undefined;
 }
 
 /** Saves a checkpoint without counting a page (the first save of a run's partitions). */
@@ -33,18 +39,24 @@ async function saveCheckpoint(db: Kysely<DB>, runId: string, checkpoint: RunChec
 /** The run's partitions: from its checkpoint, else resolved now and saved there before any page. */
 export async function runPartitions(src: PartitionSource, runId: string, cp: RunCheckpoint): Promise<Partition[]> {
   if (Array.isArray(cp.partitions)) return cp.partitions;
-  const partitions = await resolvePartitions(
-    {
-      runtime: src.runtime,
-      connector: src.connector,
-      credentials: src.credentials,
-      config: src.config,
-      signal: src.signal,
-      ...(src.maxPages === undefined ? {} : { maxPages: src.maxPages }),
-      onRetry: (e, waitMs) => src.log.warn({ code: e.code, waitMs }, e.message),
-    },
-    src.entity,
-  );
+  const rc: ReadContext = {
+    runtime: src.runtime,
+    connector: src.connector,
+    credentials: src.credentials,
+    config: src.config,
+    signal: src.signal,
+    ...(src.maxPages === undefined ? {} : { maxPages: src.maxPages }),
+    onRetry: (e, waitMs) => src.log.warn({ code: e.code, waitMs }, e.message),
+  };
+  let partitions = await resolvePartitions(rc, src.entity);
+  const whole = partitions.length === 1 && Object.keys(partitions[0] ?? {}).length === 0;
+  if (whole && src.mode === 'full' && (src.timeSlices ?? 1) > 1) {
+    const slices = await sliceByTime(rc, src.entity, src.since, src.timeSlices ?? 1);
+    if (slices !== null) {
+      partitions = slices;
+      src.log.info({ slices: slices.length }, 'full read split into time slices');
+    }
+  }
   await saveCheckpoint(src.db, runId, { ...cp, partitions: partitions.map((p) => ({ ...p })) });
   return partitions;
 }

@@ -17,7 +17,7 @@ export interface RunningWorker {
 export function startWorker(deps: Deps, opts: { concurrency?: number; lockMs?: number } = {}): RunningWorker {
   const shutdown = new AbortController();
   const lockMs = opts.lockMs ?? deps.config.workerLockMs;
-  const syncDeps = { ...deps, maxRunsPerConnector: deps.config.maxRunsPerConnector, partitionConcurrency: deps.config.partitionConcurrency, staleRunSec: Math.max(30, (2 * lockMs) / 1000) };
+  const syncDeps = { ...deps, maxRunsPerConnector: deps.config.maxRunsPerConnector, partitionConcurrency: deps.config.partitionConcurrency, timeSlices: deps.config.timeSlices, staleRunSec: Math.max(30, (2 * lockMs) / 1000) };
   const worker = deps.queues.worker<SyncJob>(SYNC_QUEUE, syncProcessor(syncDeps, shutdown.signal), {
     concurrency: opts.concurrency ?? deps.config.workerConcurrency,
     // A job whose worker died is picked up again once its lock lapses.

@@ -42,8 +42,10 @@ export interface SyncDeps {
   readonly maxRunsPerConnector?: number;
   /** Most records one page-batch transaction holds (pages arriving during a write wait in it). Default 200. */
   readonly maxBatchRecords?: number;
-  /** Partitions of one run read at once (p-limit). Default 4. */
+  /** Partitions of one run read at once (p-limit). Default 2. */
   readonly partitionConcurrency?: number;
+  /** Time slices a full read of one long list is split into, where the list allows it. Default 1 (off). */
+  readonly timeSlices?: number;
   /** A running run without a heartbeat for this long belongs to a dead worker. Default 120. */
   readonly staleRunSec?: number;
 }
@@ -156,7 +158,7 @@ async function readChain(deps: SyncDeps, ctx: RunContext, progress: RunProgress,
 async function readPartitions(deps: SyncDeps, ctx: RunContext, progress: RunProgress, since: number | undefined, pagesSoFar: number): Promise<number | false> {
   const writer = batchWriter(deps, ctx);
   const state: ChainState = { pages: pagesSoFar, failure: null };
-  const limit = pLimit(deps.partitionConcurrency ?? 4);
+  const limit = pLimit(deps.partitionConcurrency ?? 2);
   const chains = Array.from({ length: progress.remaining() }, () =>
     limit(async () => {
       const claim = state.failure === null ? progress.claim() : null;
@@ -219,10 +221,11 @@ async function loadContext(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal
   return { run, connector, connectorDef, entity, credentials, log, signal, maxCursor, partitions: [], shipper, lookup: lookupFields(entity) };
 }
 
-function partitionSource(deps: SyncDeps, ctx: RunContext): Parameters<typeof runPartitions>[0] {
+function partitionSource(deps: SyncDeps, ctx: RunContext, since: number | undefined): Parameters<typeof runPartitions>[0] {
   const { connectorDef, entity, credentials, log, signal } = ctx;
   const cap = deps.maxPagesPerRun === undefined ? {} : { maxPages: deps.maxPagesPerRun };
-  return { db: deps.db, runtime: deps.runtime, connector: connectorDef, entity, credentials, config: ctx.connector.replicationConfig, log, signal, ...cap };
+  const slicing = { timeSlices: deps.timeSlices ?? 1, mode: ctx.run.mode, since };
+  return { db: deps.db, runtime: deps.runtime, connector: connectorDef, entity, credentials, config: ctx.connector.replicationConfig, log, signal, ...cap, ...slicing };
 }
 
 /** Runs (or resumes) a sync run to its end. Throws AppErrors; the job wrapper decides retries. */
@@ -255,7 +258,7 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSig
   await deps.backend.ensureIndex(deps.db, searchTarget(ctx.connector.connectorType, run.entity));
   const cp = run.checkpoint ?? { partition: 0, page: null };
   const since = await sinceFor(deps, ctx);
-  const partitions = await runPartitions(partitionSource(deps, ctx), run.id, cp);
+  const partitions = await runPartitions(partitionSource(deps, ctx, since), run.id, cp);
   ctx.partitions = partitions;
   ctx.log.info({ mode: run.mode, partitions: partitions.length, resumeAt: { partition: cp.partition, page: cp.page }, attempt: run.attempts }, 'sync run started');
   let pages: number | false;

@@ -18,7 +18,8 @@ describe('crash-resume: a full sync survives workers killed with SIGKILL', () =>
   const workers: WorkerProcess[] = [];
 
   beforeAll(async () => {
-    env = { CREDENTIALS_KEY: `k1:${randomBytes(32).toString('base64')}`, CURSOR_SECRET: randomBytes(24).toString('hex'), WORKER_LOCK_MS: '2000' };
+    // Time slices on (the default outside tests): five crashes land in the middle of parallel chains.
+    env = { CREDENTIALS_KEY: `k1:${randomBytes(32).toString('base64')}`, CURSOR_SECRET: randomBytes(24).toString('hex'), WORKER_LOCK_MS: '2000', SYNC_TIME_SLICES: '8' };
     h = await startHarness({ worker: false, env });
     h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: SIZE });
     token = await h.token();
@@ -56,6 +57,7 @@ describe('crash-resume: a full sync survives workers killed with SIGKILL', () =>
     expect(final.attempts).toBeGreaterThanOrEqual(KILLS + 1);
     expect(final.pages).toBeGreaterThanOrEqual(SIZE / 100);
     expect(Number(final.deleted)).toBe(0);
+    expect(final.checkpoint?.partitions).toHaveLength(8);
     const total = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).executeTakeFirstOrThrow();
     expect(Number(total.n)).toBe(SIZE);
     await expectStoreEqualsSandbox(h, id, 'payments', 'customers');

@@ -38,7 +38,7 @@ describe('run lifecycle edges', () => {
     let beatsDuringWait = 0;
     for (let t = 0; t < 80; t++) {
       const r = await getRun(h.deps.db, run!.id);
-      if (r?.status !== 'running') break;
+      if (r === null || ['succeeded', 'failed', 'cancelled'].includes(r.status)) break;
       if (r.pages === 1 && r.heartbeat_at !== null) {
         const at = r.heartbeat_at.getTime();
         if (first === null) first = at;

@@ -106,6 +106,11 @@ export interface IncrementalSpec {
   readonly format: 'unix' | 'iso_datetime' | 'date';
   /** Encoding of the param value when it differs from the field's (live-chat `start_time` is unix, records ISO). */
   readonly paramFormat?: 'unix' | 'iso_datetime' | 'date';
+  /**
+   * Parameter receiving an exclusive upper bound on the same field (payments `created.lt`), when
+   * the list has one: a full run can then split the list into time slices read in parallel.
+   */
+  readonly upperParam?: string;
 }
 
 /**

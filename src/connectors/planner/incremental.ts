@@ -50,3 +50,21 @@ export function readLowerBound(o: LowerBoundInput): number | undefined {
   if (fromCursor === null) return o.startDateSec ?? undefined;
   return o.startDateSec === null ? fromCursor : Math.max(fromCursor, o.startDateSec);
 }
+
+/**
+ * Splits [fromSec, toSec) into at most `count` contiguous time slices of equal width, newest
+ * first, as partitions carrying the list's lower and exclusive upper bound params. Together they
+ * cover exactly the range, so a full run reading every slice sees every record in it.
+ */
+export function timeSlices(inc: IncrementalSpec, fromSec: number, toSec: number, count: number): Record<string, string | number>[] {
+  const upper = inc.upperParam;
+  const from = Math.floor(fromSec);
+  const to = Math.ceil(toSec);
+  if (upper === undefined || to - from < 2 || count < 2) return [];
+  const n = Math.min(count, to - from);
+  const edges = Array.from({ length: n + 1 }, (_, i) => from + Math.round(((to - from) * i) / n));
+  const slices: Record<string, string | number>[] = [];
+  for (let i = n - 1; i >= 0; i--) slices.push({ [inc.param]: formatBound(inc, edges[i] as number), [upper]: formatBound(inc, edges[i + 1] as number) });
+  return slices;
+}
+

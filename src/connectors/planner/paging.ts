@@ -35,7 +35,8 @@ export function firstPageParams(entity: EntityDef, partition: Partition, sinceSe
   const read = readOf(entity);
   const params: Record<string, unknown> = { ...read.fixedParams, ...partition };
   if (read.pageSize !== undefined) params[read.pageSize.param] = read.pageSize.max;
-  if (read.incremental !== undefined && sinceSec !== undefined) params[read.incremental.param] = formatBound(read.incremental, sinceSec);
+  // A time slice carries its own lower bound (already at or after the run's): keep it.
+  if (read.incremental !== undefined && sinceSec !== undefined && !(read.incremental.param in partition)) params[read.incremental.param] = formatBound(read.incremental, sinceSec);
   else if (read.incremental !== undefined && isTimeExport(read)) params[read.incremental.param] = formatBound(read.incremental, 0);
   if (read.paging.style === 'page') params[read.paging.param] = read.paging.start ?? 1;
   if (read.paging.style === 'offset') params[read.paging.param] = 0;

@@ -51,7 +51,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const logs: string[] = [];
   const sink = new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) });
   const redisUrl = inject('redisUrl');
-  const env: Record<string, string> = { DATABASE_URL: url, CONNECTOR_RUNTIME_URL: sb.url, QUEUE_BACKEND: opts.queue ?? 'postgres', LOG_LEVEL: 'info', ...(opts.queue === 'redis' && redisUrl !== null ? { REDIS_URL: redisUrl } : {}), ...opts.env };
+  // Whole-list reads unless a test asks for time slices: many tests count pages and calls exactly.
+  const env: Record<string, string> = { DATABASE_URL: url, CONNECTOR_RUNTIME_URL: sb.url, QUEUE_BACKEND: opts.queue ?? 'postgres', LOG_LEVEL: 'info', SYNC_TIME_SLICES: '1', ...(opts.queue === 'redis' && redisUrl !== null ? { REDIS_URL: redisUrl } : {}), ...opts.env };
   const deps = buildDeps(loadConfig(env), { ephemeralSecrets: true, logger: createLogger('info', sink) });
   const app = buildApi(deps);
   await app.ready();

@@ -12,9 +12,12 @@ export interface WorkerProcess {
   kill(signal: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Spawns `syncdex worker`; WORKER_NODE_ARGS (e.g. `--cpu-prof`) are passed to its node. */
+/**
+ * Spawns `syncdex worker` with the node flags its shebang and the Dockerfile give it;
+ * WORKER_NODE_ARGS (e.g. `--cpu-prof`) are added to them.
+ */
 export function spawnWorker(env: Record<string, string>): WorkerProcess {
-  const nodeArgs = (process.env.WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  const nodeArgs = ['--max-semi-space-size=4', ...(process.env.WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '')];
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'worker', '--concurrency', '2'], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../../src/connectors/catalog/index.js';
 import type { EntityDef, IncrementalSpec } from '../../../src/connectors/catalog/types.js';
-import { boundSeconds, firstPageParams, formatBound, readLowerBound } from '../../../src/connectors/planner.js';
+import { boundSeconds, firstPageParams, formatBound, readLowerBound, timeSlices } from '../../../src/connectors/planner.js';
 
 const def = (kind: string, name: string): EntityDef => {
   const e = catalog[kind]?.entities[name];
@@ -77,3 +77,31 @@ describe('the lower bound of a run\'s reads', () => {
     expect(readLowerBound({ ...base, mode: 'incremental', cursorSec: null, startDateSec: 5_000 })).toBe(5_000);
   });
 });
+
+describe('time slices of a full read', () => {
+  const inc: IncrementalSpec = { param: 'created.gte', field: 'created', format: 'unix', upperParam: 'created.lt' };
+
+  it('cover [from, to) exactly, newest first, contiguous and disjoint', () => {
+    const slices = timeSlices(inc, 1000, 1100, 4);
+    expect(slices).toEqual([
+      { 'created.gte': 1075, 'created.lt': 1100 },
+      { 'created.gte': 1050, 'created.lt': 1075 },
+      { 'created.gte': 1025, 'created.lt': 1050 },
+      { 'created.gte': 1000, 'created.lt': 1025 },
+    ]);
+  });
+
+  it('never makes more slices than seconds, nor any without an upper bound param', () => {
+    expect(timeSlices(inc, 1000, 1003, 8)).toHaveLength(3);
+    expect(timeSlices(inc, 1000, 1001, 8)).toEqual([]);
+    expect(timeSlices({ ...inc, upperParam: undefined } as IncrementalSpec, 1000, 2000, 8)).toEqual([]);
+    expect(timeSlices(inc, 1000, 2000, 1)).toEqual([]);
+  });
+
+  it('a slice keeps its own lower bound when the run also has one (start_date)', () => {
+    const customers = def('payments', 'customers');
+    const [slice] = timeSlices(inc, 5000, 9000, 2);
+    expect(firstPageParams(customers, slice!, 4000)).toMatchObject({ 'created.gte': 7000, 'created.lt': 9000 });
+  });
+});
+

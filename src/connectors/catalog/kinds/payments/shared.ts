@@ -40,5 +40,5 @@ export const cursorRead: ReadSpec = {
   action: 'list',
   pageSize: { param: 'limit', max: 100, default: 10 },
   paging: { style: 'last_id', param: 'starting_after', hasMore: 'has_more' },
-  incremental: { param: 'created.gte', field: 'created', format: 'unix' },
+  incremental: { param: 'created.gte', field: 'created', format: 'unix', upperParam: 'created.lt' },
 };
