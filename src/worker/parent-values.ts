@@ -44,18 +44,23 @@ const MAX_DEPTH = 8;
 /** Resolution memo of one run: partitions per entity, values per parent key. */
 type Memo = Map<string, Promise<Partition[] | ParentValue[]>>;
 
+/** One page of an entity's read with `params`, under the context's retry policy. */
+export async function fetchRecords(rc: ReadContext, entity: EntityDef, params: Record<string, unknown>): Promise<{ records: Record<string, unknown>[]; meta: Record<string, unknown> }> {
+  const call = readCall(entity);
+  const runtimeCall = { connectorType: rc.connector.key, credentials: rc.credentials, entity: call.entity, action: call.action, params };
+  const page = await fetchPage(rc.runtime, runtimeCall, { ...(rc.policy === undefined ? {} : { policy: rc.policy }), ...(rc.signal === undefined ? {} : { signal: rc.signal }), ...(rc.onRetry === undefined ? {} : { onRetry: rc.onRetry }) });
+  return { records: recordsOf(entity, page.data), meta: page.meta };
+}
+
 /** Pages through one partition of an entity's read (no incremental bound), yielding each page's records. */
 export async function* readPartition(rc: ReadContext, entity: EntityDef, partition: Partition): AsyncGenerator<Record<string, unknown>[]> {
-  const call = readCall(entity);
   let params: Record<string, unknown> | null = firstPageParams(entity, partition);
   for (let pages = 1; params !== null; pages++) {
     if (rc.signal?.aborted === true) throw new AppError('unavailable', 'worker shutting down; the run resumes from its checkpoint', { retryable: true });
     if (pages > (rc.maxPages ?? 100_000)) throw new AppError('upstream_error', `page cap reached while reading ${entity.name}; stopping a runaway read`);
-    const runtimeCall = { connectorType: rc.connector.key, credentials: rc.credentials, entity: call.entity, action: call.action, params };
-    const page = await fetchPage(rc.runtime, runtimeCall, { ...(rc.policy === undefined ? {} : { policy: rc.policy }), ...(rc.signal === undefined ? {} : { signal: rc.signal }), ...(rc.onRetry === undefined ? {} : { onRetry: rc.onRetry }) });
-    const records = recordsOf(entity, page.data);
-    params = nextPageParams(entity, params, { records, meta: page.meta });
-    yield records;
+    const page = await fetchRecords(rc, entity, params);
+    params = nextPageParams(entity, params, page);
+    yield page.records;
   }
 }
 

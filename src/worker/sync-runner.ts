@@ -244,7 +244,8 @@ export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSi
 
 /** Beats while the execution lives, so waits between pages never make it look dead. */
 function heartbeat(deps: SyncDeps, run: SyncRunRow): NodeJS.Timeout {
-  const periodMs = ((deps.staleRunSec ?? 120) * 1000) / 4;
+  // At most a minute apart: an active run without a beat for ABANDONED_AFTER_SEC (10 min) is reaped.
+  const periodMs = Math.min(((deps.staleRunSec ?? 120) * 1000) / 4, 60_000);
   const t = setInterval(() => {
     touchRun(deps.db, run.id, run.attempts).catch((e: unknown) => deps.logger.warn({ runId: run.id, err: { message: (e as Error).message } }, 'run heartbeat failed'));
   }, periodMs);

@@ -9,16 +9,8 @@
  * the oldest (about 30 calls). Slices then cover [oldest, newest] exactly.
  */
 import type { EntityDef } from '../connectors/catalog/types.js';
-import { boundSeconds, firstPageParams, formatBound, nextPageParams, readCall, recordsOf, timeSlices, type Partition } from '../connectors/planner.js';
-import { fetchPage } from './fetch-page.js';
-import type { ReadContext } from './parent-values.js';
-
-async function fetchRecords(rc: ReadContext, entity: EntityDef, params: Record<string, unknown>) {
-  const call = readCall(entity);
-  const runtimeCall = { connectorType: rc.connector.key, credentials: rc.credentials, entity: call.entity, action: call.action, params };
-  const page = await fetchPage(rc.runtime, runtimeCall, { ...(rc.policy === undefined ? {} : { policy: rc.policy }), ...(rc.signal === undefined ? {} : { signal: rc.signal }), ...(rc.onRetry === undefined ? {} : { onRetry: rc.onRetry }) });
-  return { records: recordsOf(entity, page.data), meta: page.meta };
-}
+import { boundSeconds, firstPageParams, formatBound, nextPageParams, timeSlices, type Partition } from '../connectors/planner.js';
+import { fetchRecords, type ReadContext } from './parent-values.js';
 
 /** Time slices for a full read from `sinceSec` (or the beginning), or null when not worth it. */
 export async function sliceByTime(rc: ReadContext, entity: EntityDef, sinceSec: number | undefined, count: number): Promise<Partition[] | null> {

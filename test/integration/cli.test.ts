@@ -18,12 +18,13 @@ describe('syncdex CLI', () => {
   let connectorId: string;
   let runId: string;
 
-  const cli = (...args: string[]): Promise<Result> =>
+  const cliWith = (extra: Record<string, string>, ...args: string[]): Promise<Result> =>
     new Promise((resolve) => {
-      execFile(process.execPath, ['bin/syncdex.mjs', ...args], { env: { ...process.env, ...env }, timeout: 60_000 }, (err, stdout, stderr) => {
+      execFile(process.execPath, ['bin/syncdex.mjs', ...args], { env: { ...process.env, ...env, ...extra }, timeout: 60_000 }, (err, stdout, stderr) => {
         resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr });
       });
     });
+  const cli = (...args: string[]): Promise<Result> => cliWith({}, ...args);
   const json = <T>(r: Result): T => {
     expect(r.code, r.stderr).toBe(0);
     return JSON.parse(r.stdout) as T;
@@ -96,16 +97,10 @@ describe('syncdex CLI', () => {
 
   it('needs the secrets only for the commands that use them', async () => {
     const bare = { CREDENTIALS_KEY: '', CURSOR_SECRET: '' };
-    const list = await new Promise<Result>((resolve) => {
-      execFile(process.execPath, ['bin/syncdex.mjs', 'connectors', 'list', '--json'], { env: { ...process.env, ...env, ...bare }, timeout: 60_000 }, (err, stdout, stderr) =>
-        resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }));
-    });
+    const list = await cliWith(bare, 'connectors', 'list', '--json');
     expect(list.code, list.stderr).toBe(0);
     expect(JSON.stringify(JSON.parse(list.stdout))).toContain(connectorId);
-    const create = await new Promise<Result>((resolve) => {
-      execFile(process.execPath, ['bin/syncdex.mjs', 'connectors', 'create', '--org', 'cli-org', '--type', 'payments', '--name', 'n', '--credentials', '{"api_key":"k"}'], { env: { ...process.env, ...env, ...bare }, timeout: 60_000 }, (err, stdout, stderr) =>
-        resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr }));
-    });
+    const create = await cliWith(bare, 'connectors', 'create', '--org', 'cli-org', '--type', 'payments', '--name', 'n', '--credentials', '{"api_key":"k"}');
     expect(create.code).toBe(1);
     expect(create.stderr).toContain('CREDENTIALS_KEY');
   });
