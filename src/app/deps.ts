@@ -26,6 +26,8 @@ export interface Deps {
   readonly logger: Logger;
   readonly db: Kysely<DB>;
   readonly pool: pg.Pool;
+  /** Searches run here: a pool whose connections carry SEARCH_TIMEOUT_MS as statement timeout. */
+  readonly searchDb: Kysely<DB>;
   readonly backend: SearchBackend;
   readonly queues: QueueFactory;
   readonly syncQueue: Queue<SyncJob>;
@@ -90,6 +92,9 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
   }
   const runtime = runtimeOf(config, opts);
   const { db, pool } = createDb(databaseUrl);
+  // Its own pool, so a slow search can neither exceed its time nor take the connections that
+  // auth, probes and writes need. Connections open only when a search runs (workers never do).
+  const searchDb = createDb(databaseUrl, 8, { statementTimeoutMs: config.searchTimeoutMs }).db;
   const queueUrl = config.queueBackend === 'redis' ? need(config.redisUrl, 'REDIS_URL', 'or set QUEUE_BACKEND=postgres') : databaseUrl;
   const queues = createQueueFactory({ kind: config.queueBackend, url: queueUrl });
   const syncQueue = queues.queue<SyncJob>(SYNC_QUEUE);
@@ -99,6 +104,7 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
     logger,
     db,
     pool,
+    searchDb,
     backend: searchBackend(config),
     queues,
     syncQueue,
@@ -114,6 +120,7 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
       await syncQueue.close().catch(() => undefined);
       await scheduleQueue.close().catch(() => undefined);
       await db.destroy();
+      await searchDb.destroy();
     },
   };
 }

@@ -21,6 +21,8 @@ export interface SearchResponse {
 /** What a search needs. */
 export interface SearchDeps {
   readonly db: Kysely<DB>;
+  /** Where searches run when given (a pool with a statement timeout); else `db`. */
+  readonly searchDb?: Kysely<DB>;
   readonly backend: SearchBackend;
   readonly cursorSecret: string;
 }
@@ -37,7 +39,7 @@ export async function runSearch(
   const query = parseSearchParams(target, params);
   const fingerprint = queryFingerprint(connector.id, entity, query);
   const after = query.cursor === null ? null : decodeCursor(deps.cursorSecret, fingerprint, query.cursor);
-  const rows = await deps.backend.search(deps.db, { target, connectorId: connector.id, query, after, size: query.limit + 1 });
+  const rows = await deps.backend.search(deps.searchDb ?? deps.db, { target, connectorId: connector.id, query, after, size: query.limit + 1 });
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   const next = rows.length > query.limit && last !== undefined ? encodeCursor(deps.cursorSecret, fingerprint, last.sortValues) : null;

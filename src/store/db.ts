@@ -7,9 +7,10 @@ export type { DB };
 export type Db = Kysely<DB> | Transaction<DB>;
 
 // int8 (counts, versions) arrive as strings; keep them so, callers convert where they need numbers.
-/** Creates the kysely instance over a pg pool. The caller owns `destroy()`. */
-export function createDb(databaseUrl: string, max = 10): { db: Kysely<DB>; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'syncdex' });
+/** Creates the kysely instance over a pg pool (optionally with a per-statement timeout). The caller owns `destroy()`. */
+export function createDb(databaseUrl: string, max = 10, opts: { statementTimeoutMs?: number } = {}): { db: Kysely<DB>; pool: pg.Pool } {
+  const timeout = opts.statementTimeoutMs === undefined ? {} : { statement_timeout: opts.statementTimeoutMs };
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'syncdex', ...timeout });
   // An idle client erroring (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   // pg-pool only listens for errors on idle clients. A checked-out client whose server goes

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
 import { runSearch } from '../../src/search/search-service.js';
+import { createDb } from '../../src/store/db.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 type Hit = { id: string; score: number; data: Record<string, unknown> };
@@ -139,23 +140,32 @@ describe('search through the execute endpoint (Postgres backend)', () => {
     expect(res.json()).toMatchObject({ error: { code: 'invalid_query', path: 'query.filter', message: expect.stringContaining('too large to run') } });
   });
 
+  it('runs searches on their own pool, whose connections carry SEARCH_TIMEOUT_MS (default 30 s)', async () => {
+    const show = async (db: typeof h.deps.db) => (await sql<{ statement_timeout: string }>`show statement_timeout`.execute(db)).rows[0]?.statement_timeout;
+    expect(await show(h.deps.searchDb)).toBe('30s');
+    expect(await show(h.deps.db)).toBe('0');
+  });
+
   it('stops a search that runs past the statement timeout and says how to narrow it', async () => {
+    // What deps.ts builds from SEARCH_TIMEOUT_MS, at 200 ms: the pool enforces it, the backend words it.
     const backend = new PostgresSearchBackend({ timeoutMs: 200 });
+    const searchDb = createDb(h.env.DATABASE_URL as string, 2, { statementTimeoutMs: 200 }).db;
     const connector = { id: connectorId, connectorType: 'payments' };
     // Stalled on a lock, the search would wait for as long as the lock is held.
     const blocker = new pg.Client({ connectionString: h.env.DATABASE_URL, application_name: 'test-blocker' });
     await blocker.connect();
     try {
       await blocker.query('begin; lock table records in access exclusive mode');
-      const e = await runSearch({ ...h.deps, backend }, connector, 'customers', { query: { filter: { eq: { currency: 'eur' } } } }).catch((x: unknown) => x);
+      const e = await runSearch({ ...h.deps, backend, searchDb }, connector, 'customers', { query: { filter: { eq: { currency: 'eur' } } } }).catch((x: unknown) => x);
       expect(e).toMatchObject({ code: 'invalid_query', path: 'query.filter' });
       expect((e as Error).message).toContain('0.2 s');
     } finally {
       await blocker.query('rollback');
       await blocker.end();
     }
-    const ok = await runSearch({ ...h.deps, backend }, connector, 'customers', { query: { filter: { eq: { currency: 'eur' } } } });
+    const ok = await runSearch({ ...h.deps, backend, searchDb }, connector, 'customers', { query: { filter: { eq: { currency: 'eur' } } } });
     expect(ok.hits.length).toBeGreaterThan(0);
+    await searchDb.destroy();
   });
 
   it('says an entity is not replicated by this connector instead of answering an empty page', async () => {

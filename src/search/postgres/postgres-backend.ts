@@ -36,7 +36,11 @@ export function compileSearch(req: BackendSearch) {
 
 /** Limits of one compiled search, beyond what the DSL's own limits already bound. */
 export interface PostgresSearchLimits {
-  /** Statement timeout of one search; a search past it is refused, not left to hog a connection. */
+  /**
+   * The statement timeout searches run under, for the error message: it is enforced by the
+   * connections of the search pool (deps.ts), not per statement, which would cost three round
+   * trips (begin, set, commit) on every search.
+   */
   readonly timeoutMs: number;
 }
 
@@ -87,12 +91,7 @@ export class PostgresSearchBackend implements SearchBackend {
   async #run(db: Db, compiled: CompiledQuery<SearchRow>): Promise<SearchRow[]> {
     const timeoutMs = this.#limits.timeoutMs;
     try {
-      const run = async (tx: Db): Promise<SearchRow[]> => {
-        // `set local` needs a transaction; set_config(..., true) is its function form.
-        await sql`select set_config('statement_timeout', ${String(timeoutMs)}, true)`.execute(tx);
-        return (await tx.executeQuery(compiled)).rows;
-      };
-      return db.isTransaction ? await run(db) : await db.transaction().execute(run);
+      return (await db.executeQuery(compiled)).rows;
     } catch (e) {
       if ((e as { code?: unknown }).code === QUERY_CANCELED) {
         throw new AppError('invalid_query', `the search ran longer than ${timeoutMs / 1000} s and was stopped: narrow the filter (fewer like/fuzzy/keyword clauses, or add eq/range clauses)`, { path: 'query.filter' });
