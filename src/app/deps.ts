@@ -99,6 +99,9 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
   const queues = createQueueFactory({ kind: config.queueBackend, url: queueUrl });
   const syncQueue = queues.queue<SyncJob>(SYNC_QUEUE);
   const scheduleQueue = queues.queue<ScheduleJob>(SCHEDULE_QUEUE);
+  // Without a listener BullMQ prints connection errors raw (console.error, client object and all):
+  // a database or Redis restart should read as one structured log line per queue instead.
+  for (const q of [syncQueue, scheduleQueue] as Queue[]) q.on('error', (e: Error) => logger.warn({ queue: q.name, err: { message: e.message } }, 'queue connection error'));
   return {
     config,
     logger,

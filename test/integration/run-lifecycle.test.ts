@@ -4,7 +4,7 @@
  * in flight. No worker runs here: each test executes runs itself, so it controls the timing.
  */
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { resetEntity, resyncEntity, triggerSync } from '../../src/app/operations.js';
 import { getRun } from '../../src/store/runs-repo.js';
 import type { Job } from 'bullmq';
@@ -81,6 +81,23 @@ describe('run lifecycle edges', () => {
     expect(Number(live.n)).toBe(300);
     expect((await h.deps.db.selectFrom('entity_state').select('sync_cursor').where('connector_id', '=', id).executeTakeFirstOrThrow()).sync_cursor).toEqual(before.sync_cursor);
     await settle(active!.id);
+  });
+
+  it('logs a queue connection lost to a database restart as one structured line, not a raw dump', async () => {
+    await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' }).then(([r]) => settle(r!.id));
+    const raw = vi.spyOn(console, 'error');
+    try {
+      // Every other connection dies, BullMQ's idle queue connections included.
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity where backend_type = 'client backend' and pid <> pg_backend_pid() and datname = current_database()`.execute(h.deps.db);
+      for (let t = 0; t < 40 && !h.logs.join('').includes('queue connection error'); t++) await new Promise((r) => setTimeout(r, 50));
+      expect(h.logs.join('')).toContain('queue connection error');
+      expect(raw).not.toHaveBeenCalled();
+    } finally {
+      raw.mockRestore();
+    }
+    // The queue reconnects: the entity still syncs.
+    const [again] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await settle(again!.id);
   });
 
   it('a schedule tick prunes runs finished before the retention period, keeping the latest', async () => {
