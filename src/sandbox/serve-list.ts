@@ -74,8 +74,6 @@ function timeBound(spec: ServeSpec, params: Record<string, unknown>, which: 'par
   return sec;
 }
 
-const sinceBound = (spec: ServeSpec, params: Record<string, unknown>): number | undefined => timeBound(spec, params, 'param');
-
 const isTimeExport = (spec: ServeSpec): boolean =>
   spec.paging.style === 'token' && spec.incremental !== undefined && spec.paging.param === spec.incremental.param;
 
@@ -95,7 +93,7 @@ function serveExport(c: ServeCall, size: number, since: number): ListResponse {
 export function serveList(c: ServeCall): ListResponse {
   const { spec, ds, params } = c;
   const size = pageSizeOf(spec, params);
-  const since = sinceBound(spec, params);
+  const since = timeBound(spec, params, 'param');
   if (isTimeExport(spec)) return serveExport(c, size, since ?? 0);
   const end = since === undefined ? ds.rawLength : ds.rawLengthSince(since);
   // Newest first: records created before an upper bound start where the newer ones end.

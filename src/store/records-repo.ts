@@ -58,9 +58,8 @@ export interface UpsertCounts {
  * still exclude reset, reindex and the end of a run, which take it exclusively.
  */
 export async function lockEntity(db: Db, connectorId: string, entity: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
-  const key = `${connectorId}/${entity}`;
-  if (mode === 'shared') await sql`select pg_advisory_xact_lock_shared(hashtextextended(${key}, 0))`.execute(db);
-  else await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+  const lock = sql.raw(mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
+  await sql`select ${lock}(hashtextextended(${`${connectorId}/${entity}`}, 0))`.execute(db);
 }
 
 /**

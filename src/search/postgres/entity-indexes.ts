@@ -8,6 +8,7 @@
  *   index instead of sorting every match.
  */
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../store/db.js';
 import type { SearchTarget } from '../dsl/ast.js';
@@ -51,8 +52,6 @@ async function missingIndexes(db: Db, wanted: readonly WantedIndex[]): Promise<W
      where c.relname = any(${wanted.map((w) => w.name)})`.execute(db);
   return wanted.filter((w) => rows.find((r) => r.n === w.name)?.valid !== true);
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Creates the entity's sort indexes if missing. On the shared records table a plain CREATE INDEX
