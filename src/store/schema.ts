@@ -85,6 +85,8 @@ export interface RunCheckpoint {
   maxCursor?: string | number | null;
   /** The run's partitions, fixed at its first start so a resumed run pages the same list. */
   partitions?: Record<string, string | number>[];
+  /** When the pages this checkpoint covers began to be read (unix seconds): the start of the first execution, which a replay inherits. */
+  readFrom?: number;
 }
 
 /** What a failed run recorded. */

@@ -63,6 +63,8 @@ interface RunContext {
   readonly log: Logger;
   readonly signal: AbortSignal | undefined;
   maxCursor: number | null;
+  /** The saved cursor never passes this (unix seconds): when the pages behind the checkpoint began to be read. */
+  readonly readFrom: number | null;
   /** Fixed for the whole run (and its resumes); see run-partitions.ts. */
   partitions: Partition[];
   readonly shipper: BackgroundShipper;
@@ -143,7 +145,7 @@ async function readChain(deps: SyncDeps, ctx: RunContext, progress: RunProgress,
     pending = next === null ? null : fetchOne(deps, ctx, next);
     trackCursor(ctx, raw);
     progress.advance(claim.index, next);
-    const checkpoint: RunCheckpoint = { ...progress.snapshot(), maxCursor: ctx.maxCursor, partitions: ctx.partitions };
+    const checkpoint: RunCheckpoint = { ...progress.snapshot(), maxCursor: ctx.maxCursor, partitions: ctx.partitions, ...(ctx.readFrom === null ? {} : { readFrom: ctx.readFrom }) };
     await writer.add(prepareRecords(toPageRecords(ctx.entity, raw, ctx.log)), checkpoint);
     if (next !== null) params = next;
   }
@@ -183,13 +185,20 @@ async function readPartitions(deps: SyncDeps, ctx: RunContext, progress: RunProg
 
 /**
  * The incremental cursor a successful run saves: the newest value it read, but never later than
- * when it started. A record changed after its page was read (partitions read in parallel, or any
- * run longer than the look-back) may sit below the newest value read elsewhere; starting the next
- * run from this run's start catches it.
+ * when its reading began (`readFrom`: the run's first start, or the original's for a replay that
+ * resumed its checkpoint). A record changed after its page was read (partitions read in
+ * parallel, a replay days later, any run longer than the look-back) may sit below the newest
+ * value read elsewhere; starting the next run from there catches it.
  */
-export function savedCursor(maxCursor: number | null, startedAt: Date | null): number | null {
-  if (maxCursor === null || startedAt === null) return maxCursor;
-  return Math.min(maxCursor, Math.floor(startedAt.getTime() / 1000));
+export function savedCursor(maxCursor: number | null, readFrom: number | null): number | null {
+  if (maxCursor === null || readFrom === null) return maxCursor;
+  return Math.min(maxCursor, readFrom);
+}
+
+/** When the pages behind a run's checkpoint began to be read: inherited with the checkpoint, else the run's start. */
+export function readFromOf(run: Pick<SyncRunRow, 'checkpoint' | 'started_at'>): number | null {
+  if (typeof run.checkpoint?.readFrom === 'number') return run.checkpoint.readFrom;
+  return run.started_at === null ? null : Math.floor(run.started_at.getTime() / 1000);
 }
 
 async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
@@ -202,7 +211,7 @@ async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
     // A superseded execution (its job was redelivered) must not end the run, nor tombstone.
     if (!(await finishRun(tx, run.id, 'succeeded', { deleted, attempt: run.attempts }))) throw new RunNotRunning(run.id);
     const recordCount = await countLive(tx, connector.id, run.entity);
-    const cursor = savedCursor(ctx.maxCursor, run.started_at);
+    const cursor = savedCursor(ctx.maxCursor, ctx.readFrom);
     await markRunEnded(tx, connector.id, run.entity, { ok: true, recordCount, ...(cursor === null ? {} : { cursor }) });
   });
   await shipAll(deps, connector.id, searchTarget(connector.connectorType, run.entity));
@@ -218,7 +227,7 @@ async function loadContext(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal
   const log = deps.logger.child({ connector: connector.id, entity: run.entity, runId: run.id });
   const maxCursor = typeof run.checkpoint?.maxCursor === 'number' ? run.checkpoint.maxCursor : null;
   const shipper = new BackgroundShipper(deps, connector.id, searchTarget(connector.connectorType, run.entity));
-  return { run, connector, connectorDef, entity, credentials, log, signal, maxCursor, partitions: [], shipper, lookup: lookupFields(entity) };
+  return { run, connector, connectorDef, entity, credentials, log, signal, maxCursor, readFrom: readFromOf(run), partitions: [], shipper, lookup: lookupFields(entity) };
 }
 
 function partitionSource(deps: SyncDeps, ctx: RunContext, since: number | undefined): Parameters<typeof runPartitions>[0] {

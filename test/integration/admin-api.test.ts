@@ -122,6 +122,11 @@ describe('admin API (Postgres queue and search backend)', () => {
     expect(done.status).toBe('succeeded');
     expect(Number(done.seen)).toBe(450 - Number(failed.seen));
     expect(Number(done.deleted)).toBe(0);
+    // The replay's saved cursor is capped where the original began reading, not at its own start.
+    const readFrom = Math.floor((failed.started_at as Date).getTime() / 1000);
+    expect(failed.checkpoint?.readFrom).toBe(readFrom);
+    expect(done.checkpoint?.readFrom).toBe(readFrom);
+    expect((done.started_at as Date).getTime()).toBeGreaterThan((failed.started_at as Date).getTime());
     const fromStart = (await call('POST', `/admin/api/runs/${failed.id}/replay`, { from_start: true })).json() as { run: Run; from_checkpoint: boolean };
     expect(fromStart.from_checkpoint).toBe(false);
     expect(Number((await h.waitRun(fromStart.run.id)).seen)).toBe(450);

@@ -1,19 +1,36 @@
 import { describe, expect, it } from 'vitest';
-import { savedCursor } from '../../../src/worker/sync-runner.js';
+import { readFromOf, savedCursor } from '../../../src/worker/sync-runner.js';
 
 describe('the incremental cursor a run saves', () => {
   const started = new Date('2026-11-22T10:00:00Z');
   const startSec = started.getTime() / 1000;
 
-  it('is the newest value read when that is before the run started', () => {
-    expect(savedCursor(startSec - 3600, started)).toBe(startSec - 3600);
+  it('is the newest value read when that is before reading began', () => {
+    expect(savedCursor(startSec - 3600, startSec)).toBe(startSec - 3600);
   });
 
-  it('is capped at the run start: a record changed after its page was read is newer than that', () => {
-    expect(savedCursor(startSec + 1800, started)).toBe(startSec);
+  it('is capped where reading began: a record changed after its page was read is newer than that', () => {
+    expect(savedCursor(startSec + 1800, startSec)).toBe(startSec);
   });
 
   it('is nothing when nothing was read', () => {
-    expect(savedCursor(null, started)).toBeNull();
+    expect(savedCursor(null, startSec)).toBeNull();
+  });
+});
+
+describe('where a run began reading', () => {
+  const started = new Date('2026-11-22T10:00:00Z');
+
+  it('is its own start when it has no checkpoint', () => {
+    expect(readFromOf({ checkpoint: null, started_at: started })).toBe(started.getTime() / 1000);
+  });
+
+  it("is the original's start for a replay that resumed the original's checkpoint, days later", () => {
+    const original = started.getTime() / 1000 - 3 * 86_400;
+    expect(readFromOf({ checkpoint: { partition: 0, page: { starting_after: 'cus_1' }, readFrom: original }, started_at: started })).toBe(original);
+  });
+
+  it('is unknown before the run started', () => {
+    expect(readFromOf({ checkpoint: null, started_at: null })).toBeNull();
   });
 });
