@@ -101,7 +101,9 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
   const scheduleQueue = queues.queue<ScheduleJob>(SCHEDULE_QUEUE);
   // Without a listener BullMQ prints connection errors raw (console.error, client object and all):
   // a database or Redis restart should read as one structured log line per queue instead.
-  for (const q of [syncQueue, scheduleQueue] as Queue[]) q.on('error', (e: Error) => logger.warn({ queue: q.name, err: { message: e.message } }, 'queue connection error'));
+  // Once closing, a connection dropped by the database shutting down too is expected, not news.
+  let closing = false;
+  for (const q of [syncQueue, scheduleQueue] as Queue[]) q.on('error', (e: Error) => void (closing || logger.warn({ queue: q.name, err: { message: e.message } }, 'queue connection error')));
   return {
     config,
     logger,
@@ -120,6 +122,7 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
       return need(cursorSecret, 'CURSOR_SECRET', CURSOR_HINT);
     },
     close: async () => {
+      closing = true;
       await syncQueue.close().catch(() => undefined);
       await scheduleQueue.close().catch(() => undefined);
       await db.destroy();
