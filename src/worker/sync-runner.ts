@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import pLimit from 'p-limit';
 import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
-import { boundSeconds, firstPageParams, nextPageParams, readCall, readLowerBound, recordsOf, type Partition } from '../connectors/planner.js';
+import { boundSeconds, firstPageParams, nextPageParams, readCall, readLowerBound, recordsOf, withDerivedFields, type Partition } from '../connectors/planner.js';
 import type { ConnectorRuntime, RuntimePage } from '../connectors/runtime-client.js';
 import { AppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -74,9 +74,9 @@ interface RunContext {
 
 function toPageRecords(entity: EntityDef, raw: readonly Record<string, unknown>[], log: Logger): PageRecord[] {
   const out: PageRecord[] = [];
-  for (const data of raw) {
-    const id = data[entity.idField];
-    if (typeof id === 'string' || typeof id === 'number') out.push({ id: String(id), data });
+  for (const record of raw) {
+    const id = record[entity.idField];
+    if (typeof id === 'string' || typeof id === 'number') out.push({ id: String(id), data: withDerivedFields(entity, record) });
     else log.warn({ idField: entity.idField }, 'record without an id skipped');
   }
   return out;

@@ -57,12 +57,13 @@ describe('sync of every entity of every connector kind', () => {
   let h: Harness;
   const connectors = new Map<string, string>();
   let runs: SyncRunRow[] = [];
+  let token = '';
 
   beforeAll(async () => {
     h = await startHarness({ sandboxSize: 5 });
     h.sandbox.configure({ nestedSize: 3 });
     for (const [type, entity, size] of SIZES) h.sandbox.configure({ connectorType: type, entity, size });
-    const token = await h.token();
+    token = await h.token();
     for (const kind of Object.values(catalog)) {
       const body = { connector_type: kind.key, name: kind.title, credentials: credentialsFor(kind), replication_config: REPLICATION[kind.key] ?? {} };
       connectors.set(kind.key, (await h.createConnector(token, body)).id);
@@ -97,6 +98,23 @@ describe('sync of every entity of every connector kind', () => {
       expect(await countLive(h.deps.db, run.connector_id, run.entity), key).toBe(truth.count);
       expect(run.checkpoint?.partitions?.length, key).toBe(truth.partitions.length);
     }
+  });
+
+  it('searches what a record keeps below its top level under the searchable name (issue tracker, email marketing)', async () => {
+    const search = async (type: string, entity: string, filter: unknown) => {
+      const res = await h.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${connectors.get(type)}/execute`, headers: { authorization: `Bearer ${token}` }, payload: { entity, action: 'search', params: { query: { filter }, limit: 100 } } });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json() as { hits: { data: Record<string, unknown> }[] }).hits;
+    };
+    const issues = h.sandbox.records('issue_tracker', 'issues').data as { id: string; fields: { created: string; project: { key: string } } }[];
+    const key = issues[0]!.fields.project.key;
+    const inProject = await search('issue_tracker', 'issues', { eq: { projectKey: key } });
+    expect(inProject.map((x) => x.data.id).sort()).toEqual(issues.filter((i) => i.fields.project.key === key).map((i) => i.id).sort());
+    expect(inProject[0]?.data).toMatchObject({ projectKey: key, fields: { project: { key } } });
+    const newest = [...issues].sort((a, b) => b.fields.created.localeCompare(a.fields.created))[0]!.fields.created;
+    expect((await search('issue_tracker', 'issues', { gte: { created: newest } })).length).toBe(issues.filter((i) => i.fields.created >= newest).length);
+    const profiles = h.sandbox.records('email_marketing', 'profiles').data;
+    expect((await search('email_marketing', 'profiles', { gte: { updated: '1970-01-01T00:00:00Z' } })).length).toBe(Math.min(100, profiles.length));
   });
 
   it('pages where the data exceeds the largest page', () => {

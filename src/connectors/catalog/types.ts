@@ -158,6 +158,12 @@ export interface EntityDef {
   readonly fields: Readonly<Record<string, FieldSpec>>;
   /** Searchable fields and their types; present for every entity whose actions include `search`. */
   readonly searchable?: Readonly<Record<string, FieldType>>;
+  /**
+   * Searchable fields the record carries below its top level (field → dotted path in the record,
+   * e.g. `projectKey` ← `fields.project.key`): copied up when a record is stored, so filters, sorts
+   * and `hits[].data` see them under the searchable name.
+   */
+  readonly derived?: Readonly<Record<string, string>>;
   /** `reference`: fields as shown in the entity reference; `inferred`: filled in by us. */
   readonly source: 'reference' | 'inferred';
   /** Parameters of the list / api_search action, names as in the reference. */

@@ -29,15 +29,26 @@ const resource = (type: string, attributes: Record<string, FieldSpec>): Record<s
 });
 const stamps = { created: iso, updated: iso };
 
-/** Reference entity: record envelope as shown; searchable as shown (some names live outside the record). */
+/**
+ * Searchable names the JSON:API envelope keeps inside `attributes` (`updated`, `datetime`, ...):
+ * copied up when stored, so they are searchable under the name the reference gives them.
+ */
+function fromAttributes(searchable: Readonly<Record<string, unknown>>, fields: Readonly<Record<string, FieldSpec>>, attributes: Readonly<Record<string, FieldSpec>>): Record<string, string> {
+  return Object.fromEntries(Object.keys(searchable).filter((n) => !(n in fields) && n in attributes).map((n) => [n, `attributes.${n}`]));
+}
+
+/** Reference entity: record envelope as shown; searchable as shown (some names live in `attributes`). */
 function shown(name: string, type: string, attributes: Record<string, FieldSpec>, searchable: Parameters<typeof byType>[0], extra: Partial<EntityDef> = {}): EntityDef {
+  const fields = resource(type, attributes);
+  const search = byType(searchable);
   return {
     name,
     actions: ['list', 'get', 'search'],
     idField: 'id',
     source: 'reference',
-    fields: resource(type, attributes),
-    searchable: byType(searchable),
+    fields,
+    searchable: search,
+    derived: fromAttributes(search, fields, attributes),
     params: listParams,
     read,
     rules: [SIZE_RULE],
@@ -105,6 +116,7 @@ const events: EntityDef = {
     relationships: f.objN({ profile: f.obj(), metric: f.obj() }),
   },
   searchable: byType({ object: 'attributes links relationships', string: 'datetime id type' }),
+  derived: { datetime: 'attributes.datetime' },
   params: { ...listParams, sort: { type: 'string', enum: ['datetime', '-datetime', 'timestamp', '-timestamp'] } },
   // Oldest first, so events appended while reading land on later pages instead of shifting earlier ones.
   read: { ...read, fixedParams: { sort: 'datetime' } },

@@ -57,6 +57,8 @@ const issues: EntityDef = {
     string: 'created expand id key projectId projectKey self updated',
     array: 'transitions',
   }),
+  // The reference's searchable names for what the record keeps under `fields`.
+  derived: { created: 'fields.created', updated: 'fields.updated', projectId: 'fields.project.id', projectKey: 'fields.project.key' },
   params: issueSearchParams,
   read: {
     action: 'api_search',

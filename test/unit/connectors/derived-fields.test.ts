@@ -1,0 +1,54 @@
+/**
+ * Searchable fields that live deeper in the record (issue tracker `fields.created`, email marketing
+ * `attributes.updated`): the catalog says where, and a stored record carries them at the top.
+ */
+import { describe, expect, it } from 'vitest';
+import { catalog, getConnectorDef, getEntityDef } from '../../../src/connectors/catalog/index.js';
+import type { FieldSpec } from '../../../src/connectors/catalog/types.js';
+import { withDerivedFields } from '../../../src/connectors/planner.js';
+import { Sandbox } from '../../../src/sandbox/sandbox.js';
+
+function specAt(fields: Readonly<Record<string, FieldSpec>>, path: string): FieldSpec | undefined {
+  const [head, ...rest] = path.split('.');
+  const spec = fields[head!];
+  if (rest.length === 0 || spec === undefined) return spec;
+  return spec.shape === undefined ? undefined : specAt(spec.shape, rest.join('.'));
+}
+
+describe('derived searchable fields', () => {
+  const all = Object.values(catalog).flatMap((c) => Object.values(c.entities).map((e) => ({ key: `${c.key}.${e.name}`, e })));
+
+  it('name searchable fields the record does not carry at the top, and record paths of the same type', () => {
+    const derived = all.filter(({ e }) => e.derived !== undefined && Object.keys(e.derived).length > 0);
+    expect(derived.map((d) => d.key)).toEqual(expect.arrayContaining(['issue_tracker.issues', 'email_marketing.profiles', 'email_marketing.events']));
+    for (const { key, e } of derived) {
+      for (const [field, path] of Object.entries(e.derived ?? {})) {
+        expect(e.searchable?.[field], `${key}.${field} is searchable`).toBeDefined();
+        expect(e.fields[field], `${key}.${field} is not a top-level record field`).toBeUndefined();
+        const spec = specAt(e.fields, path);
+        expect(spec, `${key}: ${path} is a record field`).toBeDefined();
+        const compatible = spec!.type === e.searchable![field] || (spec!.type === 'int' && e.searchable![field] === 'number');
+        expect(compatible, `${key}.${field}: ${spec!.type} at ${path} vs searchable ${e.searchable![field]}`).toBe(true);
+      }
+    }
+  });
+
+  it("copy the sandbox's nested values up, keeping the record otherwise as read", () => {
+    const sandbox = new Sandbox({ defaultSize: 3 });
+    const issues = getEntityDef(getConnectorDef('issue_tracker'), 'issues');
+    const raw = sandbox.records("issue_tracker", "issues").data[0] as Record<string, unknown> & { fields: { created: string; project: { key: string } } };
+    const stored = withDerivedFields(issues, raw);
+    expect(stored).toMatchObject({ created: raw.fields.created, projectKey: raw.fields.project.key, fields: raw.fields, id: raw.id });
+    expect(raw).not.toHaveProperty('created');
+  });
+
+  it("keep the upstream's own top-level value, add nothing for an absent path, and return the record itself when nothing changes", () => {
+    const issues = getEntityDef(getConnectorDef('issue_tracker'), 'issues');
+    expect(withDerivedFields(issues, { id: '1', created: 'top', fields: { created: 'nested' } })).toMatchObject({ created: 'top' });
+    const bare = { id: '2', fields: {} };
+    expect(withDerivedFields(issues, bare)).toBe(bare);
+    const customers = getEntityDef(getConnectorDef('payments'), 'customers');
+    const c = { id: 'cus_1' };
+    expect(withDerivedFields(customers, c)).toBe(c);
+  });
+});
