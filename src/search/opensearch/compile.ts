@@ -37,9 +37,11 @@ export function sortClause(key: SortKey): Record<string, unknown> {
   if (key.kind === 'id') return { [ID_FIELD]: { order: 'asc' } };
   const missing = MISSING_SORT_KEY[key.dir];
   const ref = slotRef(RECORD_SCOPE, key.path);
-  if (ref.keyTerm === null) return { [`${ref.prefix}.o`]: { order: key.dir, missing } };
+  // unmapped_type: a field not mapped yet (added to the catalog since the index was created) sorts
+  // as missing everywhere instead of failing the search with "No mapping found".
+  if (ref.keyTerm === null) return { [`${ref.prefix}.o`]: { order: key.dir, missing, unmapped_type: 'keyword' } };
   // Only scalars have a sort key and a path has one entry: `mode` never has two values to pick.
-  return { [`${ref.prefix}.o`]: { order: key.dir, missing, mode: 'min', nested: { path: ref.prefix, filter: ref.keyTerm } } };
+  return { [`${ref.prefix}.o`]: { order: key.dir, missing, unmapped_type: 'keyword', mode: 'min', nested: { path: ref.prefix, filter: ref.keyTerm } } };
 }
 
 /** The search_after value of one key for a cursor value (a reference sort value). */

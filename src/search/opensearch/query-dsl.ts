@@ -39,7 +39,9 @@ export const constantScore = (filter: Query, boost: number): Query => ({ constan
 /** The best (max) score of the matching queries (tie_breaker 0). */
 export const disMax = (queries: readonly Query[]): Query => ({ dis_max: { queries: [...queries] } });
 
-export const nested = (path: string, query: Query, scoreMode: 'max' | 'none'): Query => ({ nested: { path, query, score_mode: scoreMode } });
+// ignore_unmapped: a searchable field added to the catalog is unmapped in an index until the
+// worker next maps it; such a nested query must match nothing, not fail the search with a 400.
+export const nested = (path: string, query: Query, scoreMode: 'max' | 'none'): Query => ({ nested: { path, query, score_mode: scoreMode, ignore_unmapped: true } });
 
 interface BoolClauses {
   must?: readonly Query[];

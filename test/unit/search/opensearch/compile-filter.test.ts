@@ -18,7 +18,7 @@ const q = (filter: unknown) => compiled(filter).query;
 
 /** The nested query of a record-level entry (object/array fields and sub-paths). */
 const entry = (path: string[], ...preds: object[]) => ({
-  nested: { path: 'sx.x', score_mode: 'none', query: { bool: { filter: [{ term: { 'sx.x.k': JSON.stringify(path) } }, ...preds] } } },
+  nested: { path: 'sx.x', score_mode: 'none', ignore_unmapped: true, query: { bool: { filter: [{ term: { 'sx.x.k': JSON.stringify(path) } }, ...preds] } } },
 });
 const notQ = (query: object) => ({ bool: { must_not: [query] } });
 
@@ -115,7 +115,7 @@ describe('fuzzy', () => {
       },
     };
     const groups = JSON.parse(JSON.stringify(single).replaceAll('sx.f.name.w', 'sx.f.name.t.w'));
-    expect(query).toEqual({ bool: { should: [single, { nested: { path: 'sx.f.name.t', query: groups, score_mode: 'max' } }], minimum_should_match: 1 } });
+    expect(query).toEqual({ bool: { should: [single, { nested: { path: 'sx.f.name.t', query: groups, score_mode: 'max', ignore_unmapped: true } }], minimum_should_match: 1 } });
   });
 });
 
@@ -129,11 +129,11 @@ describe('keyword', () => {
       query: {
         nested: {
           path: 'sx.x',
-          score_mode: 'max',
+          score_mode: 'max', ignore_unmapped: true,
           query: {
             bool: {
               filter: [{ term: { 'sx.x.k': '["tags"]' } }],
-              must: [{ bool: { should: [one('sx.x.w'), { nested: { path: 'sx.x.t', query: one('sx.x.t.w'), score_mode: 'max' } }], minimum_should_match: 1 } }],
+              must: [{ bool: { should: [one('sx.x.w'), { nested: { path: 'sx.x.t', query: one('sx.x.t.w'), score_mode: 'max', ignore_unmapped: true } }], minimum_should_match: 1 } }],
             },
           },
         },
@@ -157,12 +157,12 @@ describe('any', () => {
       entry(['orders'], {
         nested: {
           path: 'sx.x.e',
-          score_mode: 'none',
+          score_mode: 'none', ignore_unmapped: true,
           query: {
             bool: {
               filter: [
-                { nested: { path: 'sx.x.e.x', score_mode: 'none', query: { bool: { filter: [{ term: { 'sx.x.e.x.k': '["sku"]' } }, { term: { 'sx.x.e.x.s': 'A-1' } }] } } } },
-                { nested: { path: 'sx.x.e.x', score_mode: 'none', query: { bool: { filter: [{ term: { 'sx.x.e.x.k': '["qty"]' } }, { range: { 'sx.x.e.x.n': { gt: 1 } } }] } } } },
+                { nested: { path: 'sx.x.e.x', score_mode: 'none', ignore_unmapped: true, query: { bool: { filter: [{ term: { 'sx.x.e.x.k': '["sku"]' } }, { term: { 'sx.x.e.x.s': 'A-1' } }] } } } },
+                { nested: { path: 'sx.x.e.x', score_mode: 'none', ignore_unmapped: true, query: { bool: { filter: [{ term: { 'sx.x.e.x.k': '["qty"]' } }, { range: { 'sx.x.e.x.n': { gt: 1 } } }] } } } },
               ],
             },
           },
@@ -176,6 +176,7 @@ describe('any', () => {
       {
         "query": {
           "nested": {
+            "ignore_unmapped": true,
             "path": "sx.x",
             "query": {
               "bool": {
@@ -189,9 +190,11 @@ describe('any', () => {
                 "must": [
                   {
                     "nested": {
+                      "ignore_unmapped": true,
                       "path": "sx.x.e",
                       "query": {
                         "nested": {
+                          "ignore_unmapped": true,
                           "path": "sx.x.e.x",
                           "query": {
                             "bool": {
@@ -259,6 +262,7 @@ describe('any', () => {
                                       },
                                       {
                                         "nested": {
+                                          "ignore_unmapped": true,
                                           "path": "sx.x.e.x.t",
                                           "query": {
                                             "bool": {

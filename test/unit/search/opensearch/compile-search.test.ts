@@ -61,10 +61,10 @@ describe('compileSearchBody', () => {
 
   it('multi-key sort: one keyword sort key per field, missing last both ways, sub-paths through the nested entry', () => {
     expect(body({ query: { sort: [{ created: 'desc' }, { 'address.city': 'asc' }, { age: 'asc' }, { active: 'desc' }] } }).sort).toEqual([
-      { 'sx.f.created.o': { order: 'desc', missing: '0' } },
-      { 'sx.x.o': { order: 'asc', missing: '9', mode: 'min', nested: { path: 'sx.x', filter: { term: { 'sx.x.k': '["address","city"]' } } } } },
-      { 'sx.f.age.o': { order: 'asc', missing: '9' } },
-      { 'sx.f.active.o': { order: 'desc', missing: '0' } },
+      { 'sx.f.created.o': { order: 'desc', missing: '0', unmapped_type: 'keyword' } },
+      { 'sx.x.o': { order: 'asc', missing: '9', unmapped_type: 'keyword', mode: 'min', nested: { path: 'sx.x', filter: { term: { 'sx.x.k': '["address","city"]' } } } } },
+      { 'sx.f.age.o': { order: 'asc', missing: '9', unmapped_type: 'keyword' } },
+      { 'sx.f.active.o': { order: 'desc', missing: '0', unmapped_type: 'keyword' } },
       ID_SORT,
     ]);
   });
@@ -82,7 +82,7 @@ describe('compileSearchBody', () => {
     expect(searchAfterValue(key, 'x')).toBe('2x');
     expect(searchAfterValue(key, true)).toBe('31');
     expect(searchAfterValue(key, undefined)).toBe('0');
-    expect(sortClause(key)).toMatchObject({ 'sx.x.o': { order: 'desc', missing: '0' } });
+    expect(sortClause(key)).toMatchObject({ 'sx.x.o': { order: 'desc', missing: '0', unmapped_type: 'keyword' } });
   });
 
   it('fields projection does not change the body (the service projects _source)', () => {
@@ -200,6 +200,7 @@ describe('compileSearchBody', () => {
                           },
                           {
                             "nested": {
+                              "ignore_unmapped": true,
                               "path": "sx.f.name.t",
                               "query": {
                                 "bool": {
@@ -263,6 +264,7 @@ describe('compileSearchBody', () => {
                         "should": [
                           {
                             "nested": {
+                              "ignore_unmapped": true,
                               "path": "sx.x",
                               "query": {
                                 "bool": {
@@ -276,9 +278,11 @@ describe('compileSearchBody', () => {
                                   "must": [
                                     {
                                       "nested": {
+                                        "ignore_unmapped": true,
                                         "path": "sx.x.e",
                                         "query": {
                                           "nested": {
+                                            "ignore_unmapped": true,
                                             "path": "sx.x.e.x",
                                             "query": {
                                               "bool": {
@@ -313,6 +317,7 @@ describe('compileSearchBody', () => {
                                                         },
                                                         {
                                                           "nested": {
+                                                            "ignore_unmapped": true,
                                                             "path": "sx.x.e.x.t",
                                                             "query": {
                                                               "bool": {
@@ -402,6 +407,7 @@ describe('compileSearchBody', () => {
             "sx.f.balance.o": {
               "missing": "0",
               "order": "desc",
+              "unmapped_type": "keyword",
             },
           },
           {
