@@ -19,3 +19,14 @@ export async function setWatermark(db: Db, indexName: string, connectorId: strin
     .onConflict((oc) => oc.columns(['index_name', 'connector_id', 'entity']).doUpdateSet({ watermark: version }))
     .execute();
 }
+
+/**
+ * Forgets every watermark of an index name. Names are reused (generation 1 again on a new or
+ * restored cluster, or after an index was deleted by hand): a new index under an old name holds
+ * nothing, and shipping from the old watermarks would leave it empty for good, because unchanged
+ * records never get a new version.
+ */
+export async function clearWatermarks(db: Db, indexName: string): Promise<number> {
+  const res = await db.deleteFrom('search_watermarks').where('index_name', '=', indexName).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}

@@ -54,12 +54,13 @@ export async function resolveAlias(client: Client, alias: string): Promise<strin
   }
 }
 
-/** Creates a versioned index with the target's settings and mappings; an existing one is fine. */
-export async function createIndex(client: Client, index: string, target: SearchTarget, layout: IndexLayout): Promise<void> {
+/** Creates a versioned index with the target's settings and mappings; an existing one is fine. Returns whether this call created it. */
+export async function createIndex(client: Client, index: string, target: SearchTarget, layout: IndexLayout): Promise<boolean> {
   try {
     await client.indices.create({ index, body: { settings: indexSettings(target, layout), mappings: indexMappings(target) } });
+    return true;
   } catch (e) {
-    if (responseOf(e).type === 'resource_already_exists_exception') return;
+    if (responseOf(e).type === 'resource_already_exists_exception') return false;
     throw toAppError(e, `creating index ${index}`);
   }
 }

@@ -14,6 +14,7 @@ import type { Client } from '@opensearch-project/opensearch';
 import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '../../errors.js';
 import type { Db } from '../../store/db.js';
+import { clearWatermarks } from '../../store/watermarks-repo.js';
 import type { BackendHit, BackendSearch, IndexChange, SearchBackend } from '../backend.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
@@ -38,6 +39,11 @@ export interface OpenSearchBackendOptions {
   readonly backoffMs?: number;
   /** Injected in tests. */
   readonly sleep?: (ms: number) => Promise<void>;
+  /**
+   * Called when ensureIndex really creates an index (not when another caller did). Default:
+   * forget that name's watermarks, since index names are reused (watermarks-repo.ts).
+   */
+  readonly onIndexCreated?: (db: Db, index: string) => Promise<unknown>;
 }
 
 interface RawHit {
@@ -75,7 +81,7 @@ export class OpenSearchBackend implements SearchBackend {
     return aliasName(target, this.prefix);
   }
 
-  async ensureIndex(_db: Db, target: SearchTarget): Promise<string> {
+  async ensureIndex(db: Db, target: SearchTarget): Promise<string> {
     const alias = this.aliasOf(target);
     const live = await resolveAlias(this.client, alias);
     if (live !== null) {
@@ -86,7 +92,7 @@ export class OpenSearchBackend implements SearchBackend {
     // Concurrent first callers both create generation 1 (the loser's create is a no-op) and both
     // add the same alias to it (idempotent).
     const index = versionedIndexName(target, 1, this.prefix);
-    await createIndex(this.client, index, target, this.layout);
+    if (await createIndex(this.client, index, target, this.layout)) await (this.opts.onIndexCreated ?? clearWatermarks)(db, index);
     await swapAlias(this.client, alias, null, index);
     this.remember(index, target);
     return index;
@@ -126,13 +132,13 @@ export class OpenSearchBackend implements SearchBackend {
    * `dropOld` (a writer still holding its name would otherwise re-create it with a dynamic
    * mapping on its next bulk request). Returns the new index.
    */
-  async reindex(target: SearchTarget, ship: (index: string) => Promise<void>, opts: { dropOld?: boolean } = {}): Promise<string> {
+  async reindex(target: SearchTarget, ship: (index: string, fresh: boolean) => Promise<void>, opts: { dropOld?: boolean } = {}): Promise<string> {
     const alias = this.aliasOf(target);
     const live = await resolveAlias(this.client, alias);
     const next = versionedIndexName(target, (await highestGeneration(this.client, alias)) + 1, this.prefix);
-    await createIndex(this.client, next, target, this.layout);
+    const fresh = await createIndex(this.client, next, target, this.layout);
     this.remember(next, target);
-    await ship(next);
+    await ship(next, fresh);
     await swapAlias(this.client, alias, live, next);
     if (opts.dropOld === true && live !== null) {
       await this.client.indices.delete({ index: live }).catch((e: unknown) => Promise.reject(toAppError(e, `deleting ${live}`)));

@@ -12,7 +12,7 @@ import { OpenSearchBackend } from '../../../../src/search/opensearch/opensearch-
 import { customers, parse } from '../fixtures.js';
 import { fakeOpenSearch, ndjsonLines, type FakeOpenSearch } from './fake-http.js';
 
-/** The OpenSearch backend keeps nothing in Postgres: it never touches the handle. */
+/** Postgres is not used here: the one place the backend touches it (onIndexCreated) is recorded instead. */
 const db = undefined as unknown as Db;
 const CONN = 'conn-1';
 const INDEX = 'payments__customers__1';
@@ -20,11 +20,13 @@ const INDEX = 'payments__customers__1';
 let os: FakeOpenSearch;
 let sleeps: number[];
 let backend: OpenSearchBackend;
+let created: string[];
 
 beforeEach(async () => {
   os = await fakeOpenSearch();
   sleeps = [];
-  backend = new OpenSearchBackend({ client: os.client, backoffMs: 100, maxRetries: 2, sleep: async (ms) => void sleeps.push(ms) });
+  created = [];
+  backend = new OpenSearchBackend({ client: os.client, backoffMs: 100, maxRetries: 2, sleep: async (ms) => void sleeps.push(ms), onIndexCreated: async (_db, index) => void created.push(index) });
 });
 afterEach(() => os.close());
 
@@ -144,6 +146,8 @@ describe('index administration', () => {
     expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /_alias/payments__customers', `PUT /${INDEX}`, 'POST /_aliases']);
     expect(JSON.parse(os.requests[1]?.body ?? '')).toEqual({ settings: indexSettings(customers), mappings: indexMappings(customers) });
     expect(JSON.parse(os.requests[2]?.body ?? '')).toEqual({ actions: [{ add: { index: INDEX, alias: 'payments__customers' } }] });
+    // A name used before (a replaced cluster) must not inherit the old index's watermarks.
+    expect(created).toEqual([INDEX]);
   });
 
   it('a concurrent creator winning the race is fine', async () => {
@@ -153,6 +157,8 @@ describe('index administration', () => {
       { status: 200, body: { acknowledged: true } },
     );
     expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
+    // The winner created it (and reset its watermarks); this caller's may already be in use.
+    expect(created).toEqual([]);
   });
 
   it('an existing alias: its index, with the mapping brought up to date once per process', async () => {
@@ -172,10 +178,10 @@ describe('index administration', () => {
       { status: 200, body: { acknowledged: true } },
       { status: 200, body: { acknowledged: true } },
     );
-    const shipped: string[] = [];
-    const next = await backend.reindex(customers, async (index) => void shipped.push(index));
+    const shipped: [string, boolean][] = [];
+    const next = await backend.reindex(customers, async (index, fresh) => void shipped.push([index, fresh]));
     expect(next).toBe('payments__customers__3');
-    expect(shipped).toEqual(['payments__customers__3']);
+    expect(shipped).toEqual([['payments__customers__3', true]]);
     expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /_alias/payments__customers',
       'GET /payments__customers__*',
