@@ -55,6 +55,29 @@ export function deleteOps(index: string, connectorId: string, changes: readonly 
   return changes.flatMap((c) => (c.doc === null ? [{ recordId: c.recordId, lines: [actionLine('delete', index, connectorId, c)] }] : []));
 }
 
+/**
+ * Splits operations into bulk requests of at most `maxBytes` of NDJSON each (an operation larger
+ * than that goes alone). Clusters cap a request body (`http.max_content_length`: 100 MB by
+ * default, 10 MiB on many managed instances); a batch of long documents must not exceed it.
+ */
+export function chunkOps(ops: readonly BulkOp[], maxBytes: number): BulkOp[][] {
+  const chunks: BulkOp[][] = [];
+  let current: BulkOp[] = [];
+  let bytes = 0;
+  for (const op of ops) {
+    const size = op.lines.reduce((n, l) => n + Buffer.byteLength(l) + 1, 0);
+    if (current.length > 0 && bytes + size > maxBytes) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(op);
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
 /** The request body: one JSON document per line, newline-terminated. */
 export function ndjson(ops: readonly BulkOp[]): string {
   return ops.map((op) => op.lines.map((l) => `${l}\n`).join('')).join('');

@@ -18,7 +18,7 @@ import { clearWatermarks } from '../../store/watermarks-repo.js';
 import type { BackendHit, BackendSearch, IndexChange, SearchBackend } from '../backend.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
-import { deleteOps, judgeItems, latestChanges, ndjson, upsertOps, type BulkItem, type BulkOp } from './bulk.js';
+import { chunkOps, deleteOps, judgeItems, latestChanges, ndjson, upsertOps, type BulkItem, type BulkOp } from './bulk.js';
 import { compileSearchBody, ID_FIELD } from './compile.js';
 import { createIndex, highestGeneration, putMapping, resolveAlias, responseOf, searchError, swapAlias, toAppError } from './indices.js';
 import { DEFAULT_LAYOUT, type IndexLayout } from './mapping.js';
@@ -44,7 +44,11 @@ export interface OpenSearchBackendOptions {
    * forget that name's watermarks, since index names are reused (watermarks-repo.ts).
    */
   readonly onIndexCreated?: (db: Db, index: string) => Promise<unknown>;
+  /** Largest bulk request body, in bytes; a 413 halves the request anyway. Default 5 MiB. */
+  readonly maxBulkBytes?: number;
 }
+
+const DEFAULT_BULK_BYTES = 5 * 1024 * 1024;
 
 interface RawHit {
   readonly _score?: number | null;
@@ -166,8 +170,17 @@ export class OpenSearchBackend implements SearchBackend {
     return searchTarget(type, entity);
   }
 
-  /** Sends one bulk request, retrying 429s (whole request or single items) with backoff. */
+  /** Sends operations in bulk requests of bounded size. */
   private async sendBulk(ops: readonly BulkOp[]): Promise<void> {
+    for (const chunk of chunkOps(ops, this.opts.maxBulkBytes ?? DEFAULT_BULK_BYTES)) await this.sendChunk(chunk);
+  }
+
+  /**
+   * Sends one bulk request, retrying 429s (whole request or single items) with backoff. A 413
+   * (body over the cluster's limit, which may be lower than ours) halves the request; a single
+   * document over the limit fails with its record id.
+   */
+  private async sendChunk(ops: readonly BulkOp[]): Promise<void> {
     let pending = ops;
     const maxRetries = this.opts.maxRetries ?? 5;
     for (let attempt = 0; pending.length > 0; attempt += 1) {
@@ -178,6 +191,7 @@ export class OpenSearchBackend implements SearchBackend {
         const res = await this.client.bulk({ body: ndjson(pending) as never, ...refresh });
         items = (res.body.items ?? []).map((it) => Object.values(it)[0] as BulkItem);
       } catch (e) {
+        if (responseOf(e).status === 413) return this.splitTooLarge(pending, e);
         if (responseOf(e).status !== 429 || attempt >= maxRetries) throw toAppError(e, 'a bulk request');
         await this.backoff(attempt);
         continue;
@@ -190,6 +204,15 @@ export class OpenSearchBackend implements SearchBackend {
       pending = verdict.retry.map((i) => pending[i] as BulkOp);
       if (pending.length > 0) await this.backoff(attempt);
     }
+  }
+
+  private async splitTooLarge(ops: readonly BulkOp[], e: unknown): Promise<void> {
+    if (ops.length === 1) {
+      throw new AppError('internal', `record ${JSON.stringify(ops[0]?.recordId)} is larger than OpenSearch accepts in one request (413)`, { upstreamStatus: 413, cause: e });
+    }
+    const half = Math.ceil(ops.length / 2);
+    await this.sendChunk(ops.slice(0, half));
+    await this.sendChunk(ops.slice(half));
   }
 
   private backoff(attempt: number): Promise<void> {

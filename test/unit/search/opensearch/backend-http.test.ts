@@ -123,6 +123,21 @@ describe('apply', () => {
     expect(down).toMatchObject({ code: 'unavailable', retryable: true, upstreamStatus: 503 });
   });
 
+  it('splits a batch into bulk requests under the byte limit, and halves one the cluster refuses with 413', async () => {
+    const small = new OpenSearchBackend({ client: os.client, maxBulkBytes: 3600, onIndexCreated: async () => undefined });
+    const docs = Array.from({ length: 6 }, (_, i) => change(`cus_${i}`, String(i + 1), { name: 'x'.repeat(300) }));
+    const tooLarge = { status: 413, body: { error: { type: 'content_too_long_exception', reason: 'Request size exceeded' }, status: 413 } };
+    // Three requests of two documents each; the cluster refuses the first, which goes again as two.
+    os.replies.push(tooLarge, bulkReply([ok('index')]), bulkReply([ok('index')]), bulkReply([ok('index'), ok('index')]), bulkReply([ok('index'), ok('index')]));
+    await small.apply(db, INDEX, CONN, docs);
+    const sent = os.requests.map((r) => ndjsonLines(r.body).filter((_, i) => i % 2 === 0).map((l) => (l as { index: { _id: string } }).index._id));
+    expect(sent).toEqual([['conn-1:cus_0', 'conn-1:cus_1'], ['conn-1:cus_0'], ['conn-1:cus_1'], ['conn-1:cus_2', 'conn-1:cus_3'], ['conn-1:cus_4', 'conn-1:cus_5']]);
+    expect(os.requests.every((r) => Buffer.byteLength(r.body) <= 3600)).toBe(true);
+    os.requests.length = 0;
+    os.replies.push(tooLarge);
+    await expect(small.apply(db, INDEX, CONN, [change('cus_big', '9', { name: 'y' })])).rejects.toMatchObject({ code: 'internal', upstreamStatus: 413, message: expect.stringContaining('"cus_big"') });
+  });
+
   it('refuses a version that is not a 64-bit integer before sending anything', async () => {
     await ensureExisting();
     await expect(backend.apply(db, INDEX, CONN, [change('a', '9223372036854775808', { name: 'x' })])).rejects.toMatchObject({ code: 'internal' });
