@@ -41,17 +41,21 @@ export function searchError(e: unknown): AppError {
   return toAppError(e, 'a search');
 }
 
-/** The concrete index an alias points to, or null when the alias does not exist. */
-export async function resolveAlias(client: Client, alias: string): Promise<string | null> {
+/** Every index an alias points to, newest generation first (none when the alias does not exist). */
+export async function aliasIndexes(client: Client, alias: string): Promise<string[]> {
   try {
     const res = await client.indices.getAlias({ name: alias }, { ignore: [404] });
-    if (res.statusCode === 404) return null;
-    const names = Object.keys(res.body as Record<string, unknown>);
-    // An alias points to one index (the swap is atomic); should two ever show, the newest wins.
-    return names.sort((a, b) => (generationOf(alias, b) ?? -1) - (generationOf(alias, a) ?? -1))[0] ?? null;
+    if (res.statusCode === 404) return [];
+    return Object.keys(res.body as Record<string, unknown>).sort((a, b) => (generationOf(alias, b) ?? -1) - (generationOf(alias, a) ?? -1));
   } catch (e) {
     throw toAppError(e, `resolving alias ${alias}`);
   }
+}
+
+/** The concrete index an alias points to, or null when the alias does not exist. */
+export async function resolveAlias(client: Client, alias: string): Promise<string | null> {
+  // An alias points to one index (swaps are atomic and remove every other); should two ever show, the newest wins.
+  return (await aliasIndexes(client, alias))[0] ?? null;
 }
 
 /** Creates a versioned index with the target's settings and mappings; an existing one is fine. Returns whether this call created it. */
@@ -76,10 +80,9 @@ export async function putMapping(client: Client, index: string, target: SearchTa
   }
 }
 
-/** Points the alias at `index`, removing it from `from` in the same atomic request. */
-export async function swapAlias(client: Client, alias: string, from: string | null, index: string): Promise<void> {
-  const actions: Record<string, unknown>[] = [{ add: { index, alias } }];
-  if (from !== null && from !== index) actions.unshift({ remove: { index: from, alias } });
+/** Points the alias at `index`, removing it from every index of `from` in the same atomic request. */
+export async function swapAlias(client: Client, alias: string, from: readonly string[], index: string): Promise<void> {
+  const actions: Record<string, unknown>[] = [...from.filter((f) => f !== index).map((f) => ({ remove: { index: f, alias } })), { add: { index, alias } }];
   try {
     await client.indices.updateAliases({ body: { actions } });
   } catch (e) {

@@ -20,7 +20,7 @@ import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
 import { chunkOps, deleteOps, judgeItems, latestChanges, ndjson, upsertOps, type BulkItem, type BulkOp } from './bulk.js';
 import { compileSearchBody, ID_FIELD } from './compile.js';
-import { createIndex, highestGeneration, putMapping, resolveAlias, responseOf, searchError, swapAlias, toAppError } from './indices.js';
+import { aliasIndexes, createIndex, highestGeneration, putMapping, resolveAlias, responseOf, searchError, swapAlias, toAppError } from './indices.js';
 import { DEFAULT_LAYOUT, type IndexLayout } from './mapping.js';
 import { aliasName, versionedIndexName } from './names.js';
 import { searchTarget } from '../target.js';
@@ -97,7 +97,7 @@ export class OpenSearchBackend implements SearchBackend {
     // add the same alias to it (idempotent).
     const index = versionedIndexName(target, 1, this.prefix);
     if (await createIndex(this.client, index, target, this.layout)) await (this.opts.onIndexCreated ?? clearWatermarks)(db, index);
-    await swapAlias(this.client, alias, null, index);
+    await swapAlias(this.client, alias, [], index);
     this.remember(index, target);
     return index;
   }
@@ -143,7 +143,9 @@ export class OpenSearchBackend implements SearchBackend {
     const fresh = await createIndex(this.client, next, target, this.layout);
     this.remember(next, target);
     await ship(next, fresh);
-    await swapAlias(this.client, alias, live, next);
+    // Read again just before the swap: a first ensureIndex may have created and aliased
+    // generation 1 while this was shipping, and the alias must leave every other index.
+    await swapAlias(this.client, alias, await aliasIndexes(this.client, alias), next);
     if (opts.dropOld === true && live !== null) {
       await this.client.indices.delete({ index: live }).catch((e: unknown) => Promise.reject(toAppError(e, `deleting ${live}`)));
     }

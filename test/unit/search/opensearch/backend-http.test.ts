@@ -186,11 +186,13 @@ describe('index administration', () => {
     expect(await backend.liveIndex(db, customers)).toBeNull();
   });
 
-  it('reindex: next generation, the caller ships into it, then one atomic alias swap', async () => {
+  it('reindex: next generation, the caller ships into it, then one atomic alias swap off every index the alias has then', async () => {
     os.replies.push(
       aliasReply,
       { status: 200, body: { [INDEX]: {}, 'payments__customers__2': {} } },
       { status: 200, body: { acknowledged: true } },
+      // Meanwhile another process pointed the alias at generation 2 as well.
+      { status: 200, body: { [INDEX]: { aliases: { payments__customers: {} } }, payments__customers__2: { aliases: { payments__customers: {} } } } },
       { status: 200, body: { acknowledged: true } },
     );
     const shipped: [string, boolean][] = [];
@@ -201,10 +203,15 @@ describe('index administration', () => {
       'GET /_alias/payments__customers',
       'GET /payments__customers__*',
       'PUT /payments__customers__3',
+      'GET /_alias/payments__customers',
       'POST /_aliases',
     ]);
-    expect(JSON.parse(os.requests[3]?.body ?? '')).toEqual({
-      actions: [{ remove: { index: INDEX, alias: 'payments__customers' } }, { add: { index: 'payments__customers__3', alias: 'payments__customers' } }],
+    expect(JSON.parse(os.requests[4]?.body ?? '')).toEqual({
+      actions: [
+        { remove: { index: 'payments__customers__2', alias: 'payments__customers' } },
+        { remove: { index: INDEX, alias: 'payments__customers' } },
+        { add: { index: 'payments__customers__3', alias: 'payments__customers' } },
+      ],
     });
   });
 });
