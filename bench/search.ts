@@ -10,6 +10,7 @@ import { runSearch } from '../src/search/search-service.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
 import type { DB } from '../src/store/db.js';
 import { upsertPage } from '../src/store/records-repo.js';
+import { lookupFields } from '../src/search/target.js';
 import { withShadows } from '../src/worker/page-writer.js';
 import { benchDb } from './lib/stack.js';
 import { round, summarize, timeIt, type Figure } from './lib/stats.js';
@@ -25,7 +26,8 @@ async function load(db: Kysely<DB>, connectorId: string, n: number, log: (s: str
   for (let i = 0; i < n; i += 1000) {
     const docs = Array.from({ length: Math.min(1000, n - i) }, (_, k) => ds.recordAt(i + k));
     if (i % 20_000 === 0) sample.push(docs[0] as Record<string, unknown>, docs[500] ?? (docs[0] as Record<string, unknown>));
-    const page = withShadows(docs.map((d) => ({ id: String(d.id), data: d })), ENTITY.searchable);
+    // With the lookup keys, as the worker writes them: eq on a lookup field is answered from them.
+    const page = withShadows(docs.map((d) => ({ id: String(d.id), data: d })), ENTITY.searchable, lookupFields(ENTITY));
     await Promise.all([
       upsertPage(db, connectorId, 'customers', page),
       sql`insert into naive (id, doc) select p.id, p.doc from jsonb_to_recordset(${JSON.stringify(docs.map((d) => ({ id: d.id, doc: d })))}::jsonb) as p(id text, doc jsonb)`.execute(db),
@@ -74,9 +76,12 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
     const connector = { id: b.connectorId, connectorType: 'payments' };
     const figures: Figure[] = [];
     for (const c of cases(sample, n)) {
+      // A case that matches nothing measures nothing (the eq case once ran against rows without lookup keys).
+      const hits = (await runSearch(deps, connector, 'customers', c.params())).hits.length;
+      if (hits === 0) throw new Error(`search bench case "${c.name}" matched no record`);
       const ours = summarize(await timeIt(reps, () => runSearch(deps, connector, 'customers', c.params())));
       const base = summarize(await timeIt(Math.max(5, Math.floor(reps / 3)), () => c.naive(b.db)));
-      figures.push({ group: 'search', name: `${c.name} p95`, unit: 'ms', value: round(ours.p95), baseline: round(base.p95), ratio: round(ours.p95 / base.p95), target: c.target === null ? 'report' : `≤ ${c.target} ms`, pass: c.target === null ? null : ours.p95 <= c.target, note: `p50 ${round(ours.p50)} p99 ${round(ours.p99)}` });
+      figures.push({ group: 'search', name: `${c.name} p95`, unit: 'ms', value: round(ours.p95), baseline: round(base.p95), ratio: round(ours.p95 / base.p95), target: c.target === null ? 'report' : `≤ ${c.target} ms`, pass: c.target === null ? null : ours.p95 <= c.target, note: `p50 ${round(ours.p50)} p99 ${round(ours.p99)}, ${hits} hits` });
       log(`  ${c.name}: p50 ${round(ours.p50)} p95 ${round(ours.p95)} ms (naive p95 ${round(base.p95)} ms)`);
     }
     figures.push(...(await pagingFigures(deps, connector, b.db, reps, log)));

@@ -50,6 +50,11 @@ describe('Postgres search indexes', () => {
     expect(await plan({ in: { name: ['Ada 1', 'Zoë 2'] } })).toContain('records_keys_gin');
   });
 
+  it('the keys GIN has no pending list: fresh entries are in the tree, not in a list every lookup scans', async () => {
+    const opts = await sql<{ o: string[] | null }>`select c.reloptions as o from pg_class c where c.relname = 'records_keys_gin'`.execute(db);
+    expect(opts.rows[0]?.o).toContain('fastupdate=off');
+  });
+
   it('eq on the id field uses the primary key', async () => {
     expect(await plan({ eq: { id: 'cus_7' } })).toContain('records_pkey');
   });
