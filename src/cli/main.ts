@@ -50,14 +50,17 @@ const USAGE = `usage: syncdex <command> [options]
   tokens create --org O [--admin] [--label L]
 
 Every command that prints data accepts --json. The exit status is 1 when a command fails
-(a run that ends failed or cancelled under --wait included), 2 for an unknown command.`;
+(a run that ends failed or cancelled under --wait included), 2 for a missing or unknown command;
+--help prints this and exits 0.`;
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const command = name === undefined ? undefined : COMMANDS[name];
-  if (command === undefined || rest.includes('--help')) {
-    process.stdout.write(`${USAGE}\n`);
-    return name === undefined || command === undefined ? 2 : 0;
+  // Asking for help succeeds; no command or an unknown one is a usage error.
+  const help = name === '--help' || name === '-h' || name === 'help' || (command !== undefined && rest.includes('--help'));
+  if (help || command === undefined) {
+    (help ? process.stdout : process.stderr).write(`${USAGE}\n`);
+    return help ? 0 : 2;
   }
   return command(rest);
 }

@@ -88,6 +88,11 @@ describe('syncdex CLI', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('not_found');
     expect((await cli('no-such-command')).code).toBe(2);
+    expect((await cli()).code).toBe(2);
+    const help = await cli('--help');
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('connectors create');
+    expect((await cli('runs', '--help')).code).toBe(0);
     // Malformed credentials are named, never echoed (shell output ends up in CI logs).
     const leaky = await cli('connectors', 'create', '--org', 'cli-org', '--type', 'payments', '--name', 'x', '--credentials', "{api_key:'sk_live_do_not_print'}");
     expect(leaky.code).toBe(1);
