@@ -11,6 +11,8 @@
 import { AppError } from '../errors.js';
 import type { SearchBackend } from '../search/backend.js';
 import { projectSearchable } from '../search/doc.js';
+import { reportRejected } from '../search/indexer.js';
+import type { Logger } from '../logger.js';
 import type { SearchTarget } from '../search/dsl/ast.js';
 import { OpenSearchBackend } from '../search/opensearch/opensearch-backend.js';
 import { searchTarget } from '../search/target.js';
@@ -32,6 +34,7 @@ export type ReindexResult =
 export interface ReindexDeps {
   readonly db: Kysely<DB>;
   readonly backend: SearchBackend;
+  readonly logger?: Logger;
 }
 
 const BATCH = 2000;
@@ -50,7 +53,7 @@ export async function shipInto(deps: ReindexDeps, index: string, connectorId: st
       const last = changes[changes.length - 1];
       if (last === undefined) return 0;
       const docs = changes.map((c) => ({ recordId: c.recordId, version: c.version, doc: c.deleted ? null : projectSearchable(target.searchable, c.data) }));
-      await deps.backend.apply(tx, index, connectorId, docs);
+      reportRejected(deps.logger, { connector: connectorId, entity: target.entity, index }, await deps.backend.apply(tx, index, connectorId, docs));
       await setWatermark(tx, index, connectorId, target.entity, last.version);
       return changes.length;
     });

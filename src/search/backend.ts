@@ -10,6 +10,13 @@ export interface IndexChange {
   readonly doc: Record<string, unknown> | null;
 }
 
+/** A change the index refused for its content (the rest of its batch was applied). */
+export interface RejectedChange {
+  readonly recordId: string;
+  readonly version: string;
+  readonly reason: string;
+}
+
 /** A hit as a backend returns it: the values it sorted by travel into the next cursor. */
 export interface BackendHit {
   readonly id: string;
@@ -38,8 +45,12 @@ export interface SearchBackend {
   readonly shipsChanges: boolean;
   /** Creates the live index of a (connector type, entity) if missing; returns its name. */
   ensureIndex(db: Db, target: SearchTarget): Promise<string>;
-  /** Applies changes in version order; an older version never overwrites a newer one. */
-  apply(db: Db, indexName: string, connectorId: string, changes: readonly IndexChange[]): Promise<void>;
+  /**
+   * Applies changes in version order; an older version never overwrites a newer one. Returns the
+   * few changes the index refused for their own content (a document it cannot map): the caller
+   * reports them and moves on, so one bad record cannot stop its entity's shipping for good.
+   */
+  apply(db: Db, indexName: string, connectorId: string, changes: readonly IndexChange[]): Promise<readonly RejectedChange[]>;
   search(db: Db, req: BackendSearch): Promise<BackendHit[]>;
   /** Throws when the index engine cannot be reached (for /readyz). */
   ping(db: Db): Promise<void>;

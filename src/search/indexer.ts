@@ -7,7 +7,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
 import { changesSince, lockEntity, type RecordChange } from '../store/records-repo.js';
 import { getWatermark, setWatermark } from '../store/watermarks-repo.js';
-import type { IndexChange, SearchBackend } from './backend.js';
+import type { Logger } from '../logger.js';
+import type { IndexChange, RejectedChange, SearchBackend } from './backend.js';
 import { projectSearchable } from './doc.js';
 import type { SearchTarget } from './dsl/ast.js';
 
@@ -15,6 +16,18 @@ import type { SearchTarget } from './dsl/ast.js';
 export interface IndexerDeps {
   readonly db: Kysely<DB>;
   readonly backend: SearchBackend;
+  /** Where refused documents are reported. */
+  readonly logger?: Logger;
+}
+
+/**
+ * Reports documents the index refused for their own content. The watermark moves past them, so
+ * they stay unsearchable until the record changes or the entity is reindexed: that is said once,
+ * at error level, with their ids.
+ */
+export function reportRejected(logger: Logger | undefined, where: { connector: string; entity: string; index: string }, rejected: readonly RejectedChange[]): void {
+  if (rejected.length === 0) return;
+  logger?.error({ ...where, count: rejected.length, rejected: rejected.slice(0, 20) }, `the search index refused ${rejected.length} record(s); they stay unsearchable until they change or the entity is reindexed`);
 }
 
 function toIndexChange(target: SearchTarget, c: RecordChange): IndexChange {
@@ -33,7 +46,8 @@ export async function shipBatch(deps: IndexerDeps, connectorId: string, target: 
     const changes = await changesSince(tx, connectorId, target.entity, watermark, batchSize);
     const last = changes[changes.length - 1];
     if (last === undefined) return 0;
-    await deps.backend.apply(tx, index, connectorId, changes.map((c) => toIndexChange(target, c)));
+    const rejected = await deps.backend.apply(tx, index, connectorId, changes.map((c) => toIndexChange(target, c)));
+    reportRejected(deps.logger, { connector: connectorId, entity: target.entity, index }, rejected);
     await setWatermark(tx, index, connectorId, target.entity, last.version);
     return changes.length;
   });

@@ -14,6 +14,7 @@ import { documentId } from './names.js';
 /** One bulk operation: its action line and, for `index`, its source line. */
 export interface BulkOp {
   readonly recordId: string;
+  readonly version: string;
   readonly lines: readonly string[];
 }
 
@@ -46,13 +47,13 @@ export function upsertOps(target: SearchTarget, index: string, connectorId: stri
   return changes.flatMap((c) => {
     if (c.doc === null) return [];
     const source = indexDocument(target, connectorId, c.recordId, c.version, c.doc);
-    return [{ recordId: c.recordId, lines: [actionLine('index', index, connectorId, c), JSON.stringify(source)] }];
+    return [{ recordId: c.recordId, version: c.version, lines: [actionLine('index', index, connectorId, c), JSON.stringify(source)] }];
   });
 }
 
 /** `delete` operations for tombstones, routed by connector id. */
 export function deleteOps(index: string, connectorId: string, changes: readonly IndexChange[]): BulkOp[] {
-  return changes.flatMap((c) => (c.doc === null ? [{ recordId: c.recordId, lines: [actionLine('delete', index, connectorId, c)] }] : []));
+  return changes.flatMap((c) => (c.doc === null ? [{ recordId: c.recordId, version: c.version, lines: [actionLine('delete', index, connectorId, c)] }] : []));
 }
 
 /**
@@ -90,20 +91,29 @@ export interface BulkItem {
   readonly error?: { readonly type?: string; readonly reason?: string } | string;
 }
 
-/** Outcome of a bulk response: positions to retry (429) and the first hard failure. */
+/** Outcome of a bulk response: positions to retry (429), documents refused (400), and the first hard failure. */
 export interface BulkVerdict {
   readonly retry: number[];
+  readonly rejected: { readonly recordId: string; readonly version: string; readonly reason: string }[];
   readonly failure: AppError | null;
 }
+
+/** Refusals of at most this many documents, or of at most half the request, are the documents' own fault. */
+const FEW_REJECTED = 10;
+
+const reasonOf = (item: BulkItem): string => (typeof item.error === 'string' ? item.error : `${item.error?.type ?? 'error'}: ${item.error?.reason ?? ''}`);
 
 /**
  * 2xx: done. 409: an equal or newer version is already there — the change lost to a newer one,
  * which is the point of external versioning. 404 on delete: nothing to delete. 429: retry that
- * item. Anything else fails the batch: retryable for 5xx (the cluster may recover), not for
- * other 4xx (e.g. a mapping error: retrying the same document fails the same way).
+ * item. 400: the document itself cannot be indexed (a mapping conflict, too many nested
+ * objects); retrying fails the same way, so it is reported as rejected and the rest proceeds,
+ * unless most of a large request was refused, which points at the index rather than the
+ * documents. Anything else fails the batch: retryable for 5xx, not for other 4xx.
  */
 export function judgeItems(items: readonly BulkItem[], ops: readonly BulkOp[]): BulkVerdict {
   const retry: number[] = [];
+  const rejected: BulkVerdict['rejected'] = [];
   for (const [i, item] of items.entries()) {
     const { status } = item;
     if ((status >= 200 && status < 300) || status === 409 || (status === 404 && item.result === 'not_found')) continue;
@@ -111,9 +121,18 @@ export function judgeItems(items: readonly BulkItem[], ops: readonly BulkOp[]): 
       retry.push(i);
       continue;
     }
-    const reason = typeof item.error === 'string' ? item.error : `${item.error?.type ?? 'error'}: ${item.error?.reason ?? ''}`;
-    const message = `OpenSearch refused record ${JSON.stringify(ops[i]?.recordId)} (status ${status}): ${reason}`;
-    return { retry, failure: new AppError(status >= 500 ? 'unavailable' : 'internal', message, { retryable: status >= 500, upstreamStatus: status }) };
+    const op = ops[i];
+    if (status === 400 && op !== undefined) {
+      rejected.push({ recordId: op.recordId, version: op.version, reason: reasonOf(item) });
+      continue;
+    }
+    const message = `OpenSearch refused record ${JSON.stringify(op?.recordId)} (status ${status}): ${reasonOf(item)}`;
+    return { retry, rejected, failure: new AppError(status >= 500 ? 'unavailable' : 'internal', message, { retryable: status >= 500, upstreamStatus: status }) };
   }
-  return { retry, failure: null };
+  if (rejected.length > FEW_REJECTED && rejected.length * 2 > items.length) {
+    const first = rejected[0] as BulkVerdict['rejected'][number];
+    const message = `OpenSearch refused ${rejected.length} of ${items.length} documents, e.g. record ${JSON.stringify(first.recordId)}: ${first.reason}`;
+    return { retry, rejected: [], failure: new AppError('internal', message, { upstreamStatus: 400 }) };
+  }
+  return { retry, rejected, failure: null };
 }

@@ -15,7 +15,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '../../errors.js';
 import type { Db } from '../../store/db.js';
 import { clearWatermarks } from '../../store/watermarks-repo.js';
-import type { BackendHit, BackendSearch, IndexChange, SearchBackend } from '../backend.js';
+import type { BackendHit, BackendSearch, IndexChange, RejectedChange, SearchBackend } from '../backend.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
 import { chunkOps, deleteOps, judgeItems, latestChanges, ndjson, upsertOps, type BulkItem, type BulkOp } from './bulk.js';
@@ -106,11 +106,11 @@ export class OpenSearchBackend implements SearchBackend {
     return resolveAlias(this.client, this.aliasOf(target));
   }
 
-  async apply(_db: Db, indexName: string, connectorId: string, changes: readonly IndexChange[]): Promise<void> {
+  async apply(_db: Db, indexName: string, connectorId: string, changes: readonly IndexChange[]): Promise<readonly RejectedChange[]> {
     const target = this.targetOf(indexName, changes);
     const latest = latestChanges(changes);
-    if (target !== null) await this.sendBulk(upsertOps(target, indexName, connectorId, latest));
-    await this.sendBulk(deleteOps(indexName, connectorId, latest));
+    const rejected = target === null ? [] : await this.sendBulk(upsertOps(target, indexName, connectorId, latest));
+    return [...rejected, ...(await this.sendBulk(deleteOps(indexName, connectorId, latest)))];
   }
 
   async search(_db: Db, req: BackendSearch): Promise<BackendHit[]> {
@@ -172,17 +172,20 @@ export class OpenSearchBackend implements SearchBackend {
     return searchTarget(type, entity);
   }
 
-  /** Sends operations in bulk requests of bounded size. */
-  private async sendBulk(ops: readonly BulkOp[]): Promise<void> {
-    for (const chunk of chunkOps(ops, this.opts.maxBulkBytes ?? DEFAULT_BULK_BYTES)) await this.sendChunk(chunk);
+  /** Sends operations in bulk requests of bounded size; returns the documents refused. */
+  private async sendBulk(ops: readonly BulkOp[]): Promise<RejectedChange[]> {
+    const rejected: RejectedChange[] = [];
+    for (const chunk of chunkOps(ops, this.opts.maxBulkBytes ?? DEFAULT_BULK_BYTES)) rejected.push(...(await this.sendChunk(chunk)));
+    return rejected;
   }
 
   /**
    * Sends one bulk request, retrying 429s (whole request or single items) with backoff. A 413
    * (body over the cluster's limit, which may be lower than ours) halves the request; a single
-   * document over the limit fails with its record id.
+   * document over the limit is rejected like a document the index cannot map.
    */
-  private async sendChunk(ops: readonly BulkOp[]): Promise<void> {
+  private async sendChunk(ops: readonly BulkOp[]): Promise<RejectedChange[]> {
+    const rejected: RejectedChange[] = [];
     let pending = ops;
     const maxRetries = this.opts.maxRetries ?? 5;
     for (let attempt = 0; pending.length > 0; attempt += 1) {
@@ -193,28 +196,30 @@ export class OpenSearchBackend implements SearchBackend {
         const res = await this.client.bulk({ body: ndjson(pending) as never, ...refresh });
         items = (res.body.items ?? []).map((it) => Object.values(it)[0] as BulkItem);
       } catch (e) {
-        if (responseOf(e).status === 413) return this.splitTooLarge(pending, e);
+        if (responseOf(e).status === 413) return [...rejected, ...(await this.splitTooLarge(pending))];
         if (responseOf(e).status !== 429 || attempt >= maxRetries) throw toAppError(e, 'a bulk request');
         await this.backoff(attempt);
         continue;
       }
       const verdict = judgeItems(items, pending);
       if (verdict.failure !== null) throw verdict.failure;
+      rejected.push(...verdict.rejected);
       if (verdict.retry.length > 0 && attempt >= maxRetries) {
         throw new AppError('rate_limited', `OpenSearch kept refusing ${verdict.retry.length} bulk items with 429`, { retryable: true, upstreamStatus: 429 });
       }
       pending = verdict.retry.map((i) => pending[i] as BulkOp);
       if (pending.length > 0) await this.backoff(attempt);
     }
+    return rejected;
   }
 
-  private async splitTooLarge(ops: readonly BulkOp[], e: unknown): Promise<void> {
-    if (ops.length === 1) {
-      throw new AppError('internal', `record ${JSON.stringify(ops[0]?.recordId)} is larger than OpenSearch accepts in one request (413)`, { upstreamStatus: 413, cause: e });
+  private async splitTooLarge(ops: readonly BulkOp[]): Promise<RejectedChange[]> {
+    const [only] = ops;
+    if (ops.length === 1 && only !== undefined) {
+      return [{ recordId: only.recordId, version: only.version, reason: 'document larger than OpenSearch accepts in one request (413)' }];
     }
     const half = Math.ceil(ops.length / 2);
-    await this.sendChunk(ops.slice(0, half));
-    await this.sendChunk(ops.slice(half));
+    return [...(await this.sendChunk(ops.slice(0, half))), ...(await this.sendChunk(ops.slice(half)))];
   }
 
   private backoff(attempt: number): Promise<void> {

@@ -5,7 +5,7 @@
 import { sql, type CompiledQuery } from 'kysely';
 import { AppError } from '../../errors.js';
 import type { Db } from '../../store/db.js';
-import type { BackendHit, BackendSearch, SearchBackend } from '../backend.js';
+import type { BackendHit, BackendSearch, RejectedChange, SearchBackend } from '../backend.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
 import { compileFilter, TRUE } from './compile-filter.js';
@@ -72,8 +72,9 @@ export class PostgresSearchBackend implements SearchBackend {
     return 'records';
   }
 
-  async apply(): Promise<void> {
+  async apply(): Promise<readonly RejectedChange[]> {
     // The store is the index: records are searchable as soon as their page commits.
+    return [];
   }
 
   async search(db: Db, req: BackendSearch): Promise<BackendHit[]> {

@@ -82,7 +82,7 @@ describe('apply', () => {
       bulkReply([{ index: { status: 409, error: { type: 'version_conflict_engine_exception', reason: 'current version [9] is higher' } } }]),
       bulkReply([{ delete: { status: 404, result: 'not_found' } }]),
     );
-    await expect(backend.apply(db, INDEX, CONN, [change('a', '3', { name: 'x' }), change('b', '4', null)])).resolves.toBeUndefined();
+    await expect(backend.apply(db, INDEX, CONN, [change('a', '3', { name: 'x' }), change('b', '4', null)])).resolves.toEqual([]);
   });
 
   it('retries only the items refused with 429, after a backoff', async () => {
@@ -111,12 +111,18 @@ describe('apply', () => {
     expect(sleeps[1] as number).toBeGreaterThanOrEqual(100); // doubled
   });
 
-  it('a rejected document fails the batch without retry; a 5xx item fails it retryably', async () => {
+  it('a document the index cannot map is rejected and reported while the rest of its batch lands; a 5xx item fails the batch retryably', async () => {
     await ensureExisting();
-    os.replies.push(bulkReply([{ index: { status: 400, error: { type: 'mapper_parsing_exception', reason: 'failed to parse' } } }]));
-    const bad = await backend.apply(db, INDEX, CONN, [change('cus_7', '1', { name: 'x' })]).catch((e: unknown) => e);
+    os.replies.push(bulkReply([ok('index'), { index: { status: 400, error: { type: 'mapper_parsing_exception', reason: 'failed to parse' } } }]));
+    const rejected = await backend.apply(db, INDEX, CONN, [change('cus_6', '1', { name: 'x' }), change('cus_7', '2', { name: 'y' })]);
+    expect(rejected).toEqual([{ recordId: 'cus_7', version: '2', reason: 'mapper_parsing_exception: failed to parse' }]);
+    expect(os.requests).toHaveLength(1); // refused for its content: never retried
+    // Most of a large request refused points at the index, not the documents: the batch fails.
+    const many = Array.from({ length: 12 }, (_, i) => change(`cus_${i}`, String(i + 1), { name: 'z' }));
+    os.replies.push(bulkReply(many.map(() => ({ index: { status: 400, error: { type: 'mapper_parsing_exception', reason: 'failed to parse' } } }))));
+    const bad = await backend.apply(db, INDEX, CONN, many).catch((e: unknown) => e);
     expect(bad).toMatchObject({ code: 'internal', retryable: false, upstreamStatus: 400 });
-    expect((bad as Error).message).toContain('"cus_7"');
+    expect((bad as Error).message).toContain('12 of 12');
     expect((bad as Error).message).toContain('mapper_parsing_exception');
     os.replies.push(bulkReply([{ delete: { status: 503, error: { type: 'unavailable_shards_exception', reason: 'primary shard is not active' } } }]));
     const down = await backend.apply(db, INDEX, CONN, [change('cus_8', '2', null)]).catch((e: unknown) => e);
@@ -135,7 +141,7 @@ describe('apply', () => {
     expect(os.requests.every((r) => Buffer.byteLength(r.body) <= 3600)).toBe(true);
     os.requests.length = 0;
     os.replies.push(tooLarge);
-    await expect(small.apply(db, INDEX, CONN, [change('cus_big', '9', { name: 'y' })])).rejects.toMatchObject({ code: 'internal', upstreamStatus: 413, message: expect.stringContaining('"cus_big"') });
+    expect(await small.apply(db, INDEX, CONN, [change('cus_big', '9', { name: 'y' })])).toEqual([{ recordId: 'cus_big', version: '9', reason: expect.stringContaining('413') }]);
   });
 
   it('refuses a version that is not a 64-bit integer before sending anything', async () => {
