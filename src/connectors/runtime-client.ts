@@ -3,6 +3,8 @@
  * that says whether a retry can help: 429 (with Retry-After) and 5xx/timeouts/resets are
  * retryable; 400/401/403/404 are not and carry the upstream's message.
  */
+import http from 'node:http';
+import https from 'node:https';
 import { AppError } from '../errors.js';
 
 /** One action call. */
@@ -32,30 +34,36 @@ export interface RuntimeClientOptions {
   readonly timeoutMs: number;
 }
 
-function retryAfterSeconds(header: string | null): number {
-  if (header === null) return 1;
+/** A whole HTTP answer. */
+interface RawResponse {
+  readonly status: number;
+  readonly retryAfter: string | undefined;
+  readonly text: string;
+}
+
+function retryAfterSeconds(header: string | undefined): number {
+  if (header === undefined) return 1;
   const n = Number(header);
   if (Number.isFinite(n) && n >= 0) return Math.min(n, 3600);
   const at = Date.parse(header);
   return Number.isNaN(at) ? 1 : Math.max(0, Math.min(3600, Math.ceil((at - Date.now()) / 1000)));
 }
 
-async function upstreamMessage(res: Response): Promise<string> {
-  const text = await res.text().catch(() => '');
+function upstreamMessage(res: RawResponse): string {
   try {
-    const body = JSON.parse(text) as { error?: { message?: unknown } };
+    const body = JSON.parse(res.text) as { error?: { message?: unknown } };
     if (typeof body.error?.message === 'string') return body.error.message;
   } catch {
     /* not JSON */
   }
-  return text.slice(0, 300) || res.statusText;
+  return res.text.slice(0, 300) || (http.STATUS_CODES[res.status] ?? `status ${res.status}`);
 }
 
-async function toError(res: Response): Promise<AppError> {
-  const message = await upstreamMessage(res);
+function toError(res: RawResponse): AppError {
+  const message = upstreamMessage(res);
   const opts = { upstreamStatus: res.status };
   if (res.status === 429) {
-    return new AppError('rate_limited', `upstream rate limit: ${message}`, { ...opts, retryable: true, retryAfterSec: retryAfterSeconds(res.headers.get('retry-after')) });
+    return new AppError('rate_limited', `upstream rate limit: ${message}`, { ...opts, retryable: true, retryAfterSec: retryAfterSeconds(res.retryAfter) });
   }
   // 408 (request timeout) and 425 (too early) say "try again", like a 5xx.
   if (res.status >= 500 || res.status === 408 || res.status === 425) return new AppError('upstream_error', `upstream ${res.status}: ${message}`, { ...opts, retryable: true });
@@ -77,27 +85,59 @@ function parsePage(text: string): RuntimePage {
   return { data: b.data, meta };
 }
 
-/** HTTP client of `POST {baseUrl}/v1/execute`. */
+/**
+ * POSTs `body` and reads the whole answer. Rejects on network errors, an abort, and a connection
+ * closed before the response ended.
+ */
+function post(url: URL, body: string, headers: Record<string, string>, agent: http.Agent, signal: AbortSignal): Promise<RawResponse> {
+  const transport = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = transport.request(url, { method: 'POST', agent, signal, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('error', reject);
+      res.on('close', () => {
+        if (!res.complete) reject(new Error('the connection closed before the response ended'));
+      });
+      res.on('end', () => {
+        const retryAfter = res.headers['retry-after'];
+        resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * HTTP client of `POST {baseUrl}/v1/execute`, on node:http with kept-alive connections: the
+ * worker reads a page of about 120 KB per call, and `fetch` (undici, web streams) cost about
+ * 14 µs more CPU per record than node:http on the same pages (bench/README.md).
+ */
 export class HttpConnectorRuntime implements ConnectorRuntime {
-  constructor(private readonly opts: RuntimeClientOptions) {}
+  private readonly url: URL;
+  private readonly agent: http.Agent;
+
+  constructor(private readonly opts: RuntimeClientOptions) {
+    this.url = new URL(`${opts.baseUrl.replace(/\/+$/, '')}/v1/execute`);
+    // Idle kept-alive sockets are unref'd by the agent: they never hold the process open.
+    this.agent = this.url.protocol === 'https:' ? new https.Agent({ keepAlive: true }) : new http.Agent({ keepAlive: true });
+  }
 
   async execute(call: RuntimeCall, signal?: AbortSignal): Promise<RuntimePage> {
     const timeout = AbortSignal.timeout(this.opts.timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.opts.token !== undefined) headers.authorization = `Bearer ${this.opts.token}`;
     const body = JSON.stringify({ connector_type: call.connectorType, credentials: call.credentials, entity: call.entity, action: call.action, params: call.params });
-    let res: Response;
-    let text: string;
+    let res: RawResponse;
     try {
-      res = await fetch(`${this.opts.baseUrl}/v1/execute`, { method: 'POST', headers, body, signal: signal === undefined ? timeout : AbortSignal.any([signal, timeout]) });
-      if (!res.ok) throw await toError(res);
-      text = await res.text();
+      res = await post(this.url, body, headers, this.agent, signal === undefined ? timeout : AbortSignal.any([signal, timeout]));
     } catch (e) {
-      if (e instanceof AppError) throw e;
       if (signal?.aborted === true) throw new AppError('unavailable', 'runtime call aborted', { retryable: true, cause: e });
       const what = timeout.aborted ? `timed out after ${this.opts.timeoutMs} ms` : `failed: ${(e as Error).message}`;
       throw new AppError('upstream_error', `runtime call ${what}`, { retryable: true, cause: e });
     }
-    return parsePage(text);
+    if (res.status < 200 || res.status >= 300) throw toError(res);
+    return parsePage(res.text);
   }
 }

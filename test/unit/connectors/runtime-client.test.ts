@@ -67,4 +67,30 @@ describe('HttpConnectorRuntime', () => {
     const cut = await failure(client().execute(call));
     expect([cut.code, cut.retryable]).toEqual(['upstream_error', true]);
   });
+
+  it('a connection dropped in the middle of the body is a retryable error, not a short page', async () => {
+    answer = (res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '1000' });
+      res.write('{"data":[{"id":"a"}],"meta":{}}');
+      setTimeout(() => res.socket?.destroy(), 10);
+    };
+    const dropped = await failure(client().execute(call));
+    expect([dropped.code, dropped.retryable]).toEqual(['upstream_error', true]);
+  });
+
+  it("the caller's abort (worker shutdown) ends the call as retryable unavailable", async () => {
+    answer = () => undefined;
+    const ctl = new AbortController();
+    setTimeout(() => ctl.abort(), 20);
+    const aborted = await failure(new HttpConnectorRuntime({ baseUrl: url, timeoutMs: 5000 }).execute(call, ctl.signal));
+    expect([aborted.code, aborted.retryable, aborted.message]).toEqual(['unavailable', true, 'runtime call aborted']);
+  });
+
+  it('reuses its connection between calls', async () => {
+    const sockets = new Set<unknown>();
+    answer = (res) => { sockets.add(res.socket); res.end('{"data":[],"meta":{}}'); };
+    const c = client();
+    for (let i = 0; i < 5; i++) await c.execute(call);
+    expect(sockets.size).toBe(1);
+  });
 });
