@@ -10,16 +10,15 @@
  */
 import { AppError } from '../errors.js';
 import type { SearchBackend } from '../search/backend.js';
-import { projectSearchable } from '../search/doc.js';
-import { reportRejected } from '../search/indexer.js';
+import { shipChangesInto } from '../search/indexer.js';
 import type { Logger } from '../logger.js';
 import type { SearchTarget } from '../search/dsl/ast.js';
 import { OpenSearchBackend } from '../search/opensearch/opensearch-backend.js';
 import { searchTarget } from '../search/target.js';
 import { connectorIdsOfType, recordBatch, registerSearchIndex, writeShadows } from '../store/admin-queries.js';
 import type { Db } from '../store/db.js';
-import { changesSince, lockEntity } from '../store/records-repo.js';
-import { clearWatermarks, getWatermark, setWatermark } from '../store/watermarks-repo.js';
+import { lockEntity } from '../store/records-repo.js';
+import { clearWatermarks } from '../store/watermarks-repo.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
 import { lookupOf } from '../search/postgres/lookup-index.js';
@@ -48,14 +47,7 @@ export async function shipInto(deps: ReindexDeps, index: string, connectorId: st
   for (;;) {
     const n = await deps.db.transaction().execute(async (tx) => {
       await lockEntity(tx, connectorId, target.entity);
-      const watermark = await getWatermark(tx, index, connectorId, target.entity);
-      const changes = await changesSince(tx, connectorId, target.entity, watermark, BATCH);
-      const last = changes[changes.length - 1];
-      if (last === undefined) return 0;
-      const docs = changes.map((c) => ({ recordId: c.recordId, version: c.version, doc: c.deleted ? null : projectSearchable(target.searchable, c.data) }));
-      reportRejected(deps.logger, { connector: connectorId, entity: target.entity, index }, await deps.backend.apply(tx, index, connectorId, docs));
-      await setWatermark(tx, index, connectorId, target.entity, last.version);
-      return changes.length;
+      return shipChangesInto(tx, deps, index, connectorId, target, BATCH);
     });
     total += n;
     if (n < BATCH) return total;

@@ -4,7 +4,7 @@
  * the highest one read is committed: the watermark never jumps over a version still in flight.
  */
 import type { Kysely } from 'kysely';
-import type { DB } from '../store/db.js';
+import type { DB, Db } from '../store/db.js';
 import { changesSince, lockEntity, type RecordChange } from '../store/records-repo.js';
 import { getWatermark, setWatermark } from '../store/watermarks-repo.js';
 import type { Logger } from '../logger.js';
@@ -34,7 +34,22 @@ function toIndexChange(target: SearchTarget, c: RecordChange): IndexChange {
   return { recordId: c.recordId, version: c.version, doc: c.deleted ? null : projectSearchable(target.searchable, c.data) };
 }
 
-/** Ships one batch; returns how many changes it shipped (0 = caught up). */
+/**
+ * Inside the caller's transaction, which holds the entity lock: ships the changes after `index`'s
+ * watermark (at most `batchSize`) and moves the watermark. Returns how many it shipped.
+ */
+export async function shipChangesInto(tx: Db, deps: IndexerDeps, index: string, connectorId: string, target: SearchTarget, batchSize: number): Promise<number> {
+  const watermark = await getWatermark(tx, index, connectorId, target.entity);
+  const changes = await changesSince(tx, connectorId, target.entity, watermark, batchSize);
+  const last = changes[changes.length - 1];
+  if (last === undefined) return 0;
+  const rejected = await deps.backend.apply(tx, index, connectorId, changes.map((c) => toIndexChange(target, c)));
+  reportRejected(deps.logger, { connector: connectorId, entity: target.entity, index }, rejected);
+  await setWatermark(tx, index, connectorId, target.entity, last.version);
+  return changes.length;
+}
+
+/** Ships one batch into the live index; returns how many changes it shipped (0 = caught up). */
 export async function shipBatch(deps: IndexerDeps, connectorId: string, target: SearchTarget, batchSize = 2000): Promise<number> {
   if (!deps.backend.shipsChanges) return 0;
   return deps.db.transaction().execute(async (tx) => {
@@ -42,14 +57,7 @@ export async function shipBatch(deps: IndexerDeps, connectorId: string, target: 
     const index = await deps.backend.ensureIndex(tx, target);
     // Watermarks reference the index by name: register it (idempotently) before the first one.
     await tx.insertInto('search_indexes').values({ name: index, connector_type: target.connectorType, entity: target.entity }).onConflict((oc) => oc.column('name').doNothing()).execute();
-    const watermark = await getWatermark(tx, index, connectorId, target.entity);
-    const changes = await changesSince(tx, connectorId, target.entity, watermark, batchSize);
-    const last = changes[changes.length - 1];
-    if (last === undefined) return 0;
-    const rejected = await deps.backend.apply(tx, index, connectorId, changes.map((c) => toIndexChange(target, c)));
-    reportRejected(deps.logger, { connector: connectorId, entity: target.entity, index }, rejected);
-    await setWatermark(tx, index, connectorId, target.entity, last.version);
-    return changes.length;
+    return shipChangesInto(tx, deps, index, connectorId, target, batchSize);
   });
 }
 
