@@ -101,15 +101,27 @@ export interface BulkVerdict {
 /** Refusals of at most this many documents, or of at most half the request, are the documents' own fault. */
 const FEW_REJECTED = 10;
 
+/**
+ * 400s that a document earns by its own content: a value the mapping cannot parse, a term over
+ * Lucene's 32766 bytes, more nested objects than the index allows. Any other 400 (a closed
+ * index, a strict mapping the worker has not extended yet) is the index's, and fails the batch.
+ */
+function documentFault(item: BulkItem): boolean {
+  if (typeof item.error !== 'object' || item.error === undefined) return false;
+  const { type = '', reason = '' } = item.error;
+  if (type === 'mapper_parsing_exception' || type === 'document_parsing_exception') return true;
+  return type === 'illegal_argument_exception' && /immense term|nested (documents|objects)|limit of/i.test(reason);
+}
+
 const reasonOf = (item: BulkItem): string => (typeof item.error === 'string' ? item.error : `${item.error?.type ?? 'error'}: ${item.error?.reason ?? ''}`);
 
 /**
  * 2xx: done. 409: an equal or newer version is already there — the change lost to a newer one,
  * which is the point of external versioning. 404 on delete: nothing to delete. 429: retry that
- * item. 400: the document itself cannot be indexed (a mapping conflict, too many nested
- * objects); retrying fails the same way, so it is reported as rejected and the rest proceeds,
- * unless most of a large request was refused, which points at the index rather than the
- * documents. Anything else fails the batch: retryable for 5xx, not for other 4xx.
+ * item. A 400 the document earns by its own content ({@link documentFault}): retrying fails the
+ * same way, so it is reported as rejected and the rest proceeds, unless most of a large request
+ * was refused, which points at the index rather than the documents. Anything else fails the
+ * batch: retryable for 5xx, not for other 4xx.
  */
 export function judgeItems(items: readonly BulkItem[], ops: readonly BulkOp[]): BulkVerdict {
   const retry: number[] = [];
@@ -122,7 +134,7 @@ export function judgeItems(items: readonly BulkItem[], ops: readonly BulkOp[]): 
       continue;
     }
     const op = ops[i];
-    if (status === 400 && op !== undefined) {
+    if (status === 400 && op !== undefined && documentFault(item)) {
       rejected.push({ recordId: op.recordId, version: op.version, reason: reasonOf(item) });
       continue;
     }

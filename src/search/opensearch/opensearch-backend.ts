@@ -110,7 +110,10 @@ export class OpenSearchBackend implements SearchBackend {
     const target = this.targetOf(indexName, changes);
     const latest = latestChanges(changes);
     const rejected = target === null ? [] : await this.sendBulk(upsertOps(target, indexName, connectorId, latest));
-    return [...rejected, ...(await this.sendBulk(deleteOps(indexName, connectorId, latest)))];
+    // A refused upsert would leave the record's previous version searchable, stale: delete it at
+    // the refused version, so the record is missing (and reported) rather than wrong.
+    const gone = rejected.map((r): IndexChange => ({ recordId: r.recordId, version: r.version, doc: null }));
+    return [...rejected, ...(await this.sendBulk(deleteOps(indexName, connectorId, [...latest, ...gone])))];
   }
 
   async search(_db: Db, req: BackendSearch): Promise<BackendHit[]> {

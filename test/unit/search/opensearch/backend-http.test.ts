@@ -113,10 +113,16 @@ describe('apply', () => {
 
   it('a document the index cannot map is rejected and reported while the rest of its batch lands; a 5xx item fails the batch retryably', async () => {
     await ensureExisting();
-    os.replies.push(bulkReply([ok('index'), { index: { status: 400, error: { type: 'mapper_parsing_exception', reason: 'failed to parse' } } }]));
+    os.replies.push(bulkReply([ok('index'), { index: { status: 400, error: { type: 'mapper_parsing_exception', reason: 'failed to parse' } } }]), bulkReply([ok('delete', 200, 'deleted')]));
     const rejected = await backend.apply(db, INDEX, CONN, [change('cus_6', '1', { name: 'x' }), change('cus_7', '2', { name: 'y' })]);
     expect(rejected).toEqual([{ recordId: 'cus_7', version: '2', reason: 'mapper_parsing_exception: failed to parse' }]);
-    expect(os.requests).toHaveLength(1); // refused for its content: never retried
+    // Refused for its content: never retried; its previous (stale) version is deleted at the refused version.
+    expect(os.requests).toHaveLength(2);
+    expect(os.requests[1]?.body).toBe('{"delete":{"_index":"payments__customers__1","_id":"conn-1:cus_7","routing":"conn-1","version":2,"version_type":"external"}}\n');
+    // A 400 that is the index's (closed, or a strict mapping not extended yet) fails the batch even for one document.
+    os.requests.length = 0;
+    os.replies.push(bulkReply([{ index: { status: 400, error: { type: 'index_closed_exception', reason: 'closed' } } }]));
+    await expect(backend.apply(db, INDEX, CONN, [change('cus_9', '3', { name: 'w' })])).rejects.toMatchObject({ code: 'internal', upstreamStatus: 400 });
     // Most of a large request refused points at the index, not the documents: the batch fails.
     const many = Array.from({ length: 12 }, (_, i) => change(`cus_${i}`, String(i + 1), { name: 'z' }));
     os.replies.push(bulkReply(many.map(() => ({ index: { status: 400, error: { type: 'mapper_parsing_exception', reason: 'failed to parse' } } }))));
@@ -140,8 +146,9 @@ describe('apply', () => {
     expect(sent).toEqual([['conn-1:cus_0', 'conn-1:cus_1'], ['conn-1:cus_0'], ['conn-1:cus_1'], ['conn-1:cus_2', 'conn-1:cus_3'], ['conn-1:cus_4', 'conn-1:cus_5']]);
     expect(os.requests.every((r) => Buffer.byteLength(r.body) <= 3600)).toBe(true);
     os.requests.length = 0;
-    os.replies.push(tooLarge);
+    os.replies.push(tooLarge, bulkReply([ok('delete', 200, 'deleted')]));
     expect(await small.apply(db, INDEX, CONN, [change('cus_big', '9', { name: 'y' })])).toEqual([{ recordId: 'cus_big', version: '9', reason: expect.stringContaining('413') }]);
+    expect(os.requests.map((r) => r.body.slice(0, 10))).toEqual(['{"index":{', '{"delete":']);
   });
 
   it('refuses a version that is not a 64-bit integer before sending anything', async () => {
