@@ -18,7 +18,6 @@ import { searchTarget } from '../search/target.js';
 import { connectorIdsOfType, recordBatch, registerSearchIndex, writeShadows } from '../store/admin-queries.js';
 import type { Db } from '../store/db.js';
 import { lockEntity } from '../store/records-repo.js';
-import { clearWatermarks } from '../store/watermarks-repo.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
 import { lookupOf } from '../search/postgres/lookup-index.js';
@@ -57,11 +56,8 @@ export async function shipInto(deps: ReindexDeps, index: string, connectorId: st
 async function reindexOpenSearch(deps: ReindexDeps, backend: OpenSearchBackend, target: SearchTarget): Promise<ReindexResult> {
   const connectors = await connectorIdsOfType(deps.db, target.connectorType);
   let shipped = 0;
-  const index = await backend.reindex(target, async (next, fresh) => {
+  const index = await backend.reindex(target, async (next) => {
     await registerSearchIndex(deps.db, next, target.connectorType, target.entity);
-    // A new index under a name used before (its cluster was replaced) starts from version 0;
-    // one left by an interrupted reindex keeps its watermarks and resumes.
-    if (fresh) await clearWatermarks(deps.db, next);
     for (const id of connectors) shipped += await shipInto(deps, next, id, target);
   });
   return { backend: 'opensearch', connector_type: target.connectorType, entity: target.entity, reindexed: true, index, connectors: connectors.length, shipped };

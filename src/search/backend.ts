@@ -54,6 +54,11 @@ export interface SearchBackend {
   search(db: Db, req: BackendSearch): Promise<BackendHit[]>;
   /** Throws when the index engine cannot be reached (for /readyz). */
   ping(db: Db): Promise<void>;
+  /**
+   * The engine's own id of the index behind a name (OpenSearch: its uuid), which changes when
+   * the name comes to stand for a new index; null for engines without one (Postgres).
+   */
+  indexIdentity(index: string): Promise<string | null>;
   /** Names of the live index (alias target) of a (connector type, entity), or null. */
   liveIndex(db: Db, target: SearchTarget): Promise<string | null>;
 }

@@ -6,7 +6,7 @@
 import type { Kysely } from 'kysely';
 import type { DB, Db } from '../store/db.js';
 import { changesSince, lockEntity, type RecordChange } from '../store/records-repo.js';
-import { getWatermark, setWatermark } from '../store/watermarks-repo.js';
+import { claimIndexIdentity, getWatermark, setWatermark } from '../store/watermarks-repo.js';
 import type { Logger } from '../logger.js';
 import type { IndexChange, RejectedChange, SearchBackend } from './backend.js';
 import { projectSearchable } from './doc.js';
@@ -39,6 +39,9 @@ function toIndexChange(target: SearchTarget, c: RecordChange): IndexChange {
  * watermark (at most `batchSize`) and moves the watermark. Returns how many it shipped.
  */
 export async function shipChangesInto(tx: Db, deps: IndexerDeps, index: string, connectorId: string, target: SearchTarget, batchSize: number): Promise<number> {
+  // A name that now stands for a new engine index (a replaced cluster) ships from version 0.
+  const identity = await deps.backend.indexIdentity(index);
+  if (identity !== null) await claimIndexIdentity(tx, index, identity);
   const watermark = await getWatermark(tx, index, connectorId, target.entity);
   const changes = await changesSince(tx, connectorId, target.entity, watermark, batchSize);
   const last = changes[changes.length - 1];

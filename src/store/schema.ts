@@ -134,6 +134,8 @@ export interface SearchIndexesTable {
   connector_type: string;
   entity: string;
   created_at: Timestamp;
+  /** The engine's own id of the index behind the name when its watermarks were set (migration 0007). */
+  engine_uuid: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SearchAliasesTable {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from './db.js';
 
 /** The highest record version an index holds for one (connector, entity); '0' when none. */
@@ -21,12 +22,24 @@ export async function setWatermark(db: Db, indexName: string, connectorId: strin
 }
 
 /**
- * Forgets every watermark of an index name. Names are reused (generation 1 again on a new or
- * restored cluster, or after an index was deleted by hand): a new index under an old name holds
- * nothing, and shipping from the old watermarks would leave it empty for good, because unchanged
- * records never get a new version.
+ * Makes the watermarks of an index name belong to the engine index `identity` (its uuid): when
+ * the name stood for another index before (a replaced cluster, an index re-created by hand),
+ * its watermarks are deleted, since the new index holds nothing and unchanged records are never
+ * shipped again. A name recorded before identities were (NULL) adopts it without a reset.
+ * Returns whether watermarks were reset. Call inside the shipping transaction: concurrent
+ * shippers of one name serialize on its row only when the identity changes.
  */
-export async function clearWatermarks(db: Db, indexName: string): Promise<number> {
-  const res = await db.deleteFrom('search_watermarks').where('index_name', '=', indexName).executeTakeFirst();
-  return Number(res.numDeletedRows);
+export async function claimIndexIdentity(db: Db, indexName: string, identity: string): Promise<boolean> {
+  const known = await db.selectFrom('search_indexes').select('engine_uuid').where('name', '=', indexName).executeTakeFirst();
+  if (known === undefined || known.engine_uuid === identity) return false;
+  // Re-read under the row lock: another shipper may have claimed it meanwhile.
+  const { rows } = await sql<{ previous: string | null }>`
+    with prev as (select engine_uuid from search_indexes where name = ${indexName} for update)
+    update search_indexes s set engine_uuid = ${identity}
+      from prev where s.name = ${indexName} and prev.engine_uuid is distinct from ${identity}
+    returning prev.engine_uuid as previous`.execute(db);
+  const previous = rows[0]?.previous;
+  if (previous === undefined || previous === null) return false;
+  await db.deleteFrom('search_watermarks').where('index_name', '=', indexName).execute();
+  return true;
 }

@@ -58,13 +58,12 @@ export async function resolveAlias(client: Client, alias: string): Promise<strin
   return (await aliasIndexes(client, alias))[0] ?? null;
 }
 
-/** Creates a versioned index with the target's settings and mappings; an existing one is fine. Returns whether this call created it. */
-export async function createIndex(client: Client, index: string, target: SearchTarget, layout: IndexLayout): Promise<boolean> {
+/** Creates a versioned index with the target's settings and mappings; an existing one is fine. */
+export async function createIndex(client: Client, index: string, target: SearchTarget, layout: IndexLayout): Promise<void> {
   try {
     await client.indices.create({ index, body: { settings: indexSettings(target, layout), mappings: indexMappings(target) } });
-    return true;
   } catch (e) {
-    if (responseOf(e).type === 'resource_already_exists_exception') return false;
+    if (responseOf(e).type === 'resource_already_exists_exception') return;
     throw toAppError(e, `creating index ${index}`);
   }
 }

@@ -14,7 +14,6 @@ import type { Client } from '@opensearch-project/opensearch';
 import { setTimeout as delay } from 'node:timers/promises';
 import { AppError } from '../../errors.js';
 import type { Db } from '../../store/db.js';
-import { clearWatermarks } from '../../store/watermarks-repo.js';
 import type { BackendHit, BackendSearch, IndexChange, RejectedChange, SearchBackend } from '../backend.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
@@ -39,11 +38,6 @@ export interface OpenSearchBackendOptions {
   readonly backoffMs?: number;
   /** Injected in tests. */
   readonly sleep?: (ms: number) => Promise<void>;
-  /**
-   * Called when ensureIndex really creates an index (not when another caller did). Default:
-   * forget that name's watermarks, since index names are reused (watermarks-repo.ts).
-   */
-  readonly onIndexCreated?: (db: Db, index: string) => Promise<unknown>;
   /** Largest bulk request body, in bytes; a 413 halves the request anyway. Default 5 MiB. */
   readonly maxBulkBytes?: number;
 }
@@ -85,7 +79,7 @@ export class OpenSearchBackend implements SearchBackend {
     return aliasName(target, this.prefix);
   }
 
-  async ensureIndex(db: Db, target: SearchTarget): Promise<string> {
+  async ensureIndex(_db: Db, target: SearchTarget): Promise<string> {
     const alias = this.aliasOf(target);
     const live = await resolveAlias(this.client, alias);
     if (live !== null) {
@@ -96,10 +90,23 @@ export class OpenSearchBackend implements SearchBackend {
     // Concurrent first callers both create generation 1 (the loser's create is a no-op) and both
     // add the same alias to it (idempotent).
     const index = versionedIndexName(target, 1, this.prefix);
-    if (await createIndex(this.client, index, target, this.layout)) await (this.opts.onIndexCreated ?? clearWatermarks)(db, index);
+    await createIndex(this.client, index, target, this.layout);
     await swapAlias(this.client, alias, [], index);
     this.remember(index, target);
     return index;
+  }
+
+  /** The index's `settings.index.uuid`, read each time: the name may stand for a new index since the last call. */
+  async indexIdentity(index: string): Promise<string> {
+    let uuid: unknown;
+    try {
+      const res = await this.client.indices.get({ index });
+      uuid = (res.body as Record<string, { settings?: { index?: { uuid?: unknown } } }>)[index]?.settings?.index?.uuid;
+    } catch (e) {
+      throw toAppError(e, `reading index ${index}`);
+    }
+    if (typeof uuid !== 'string') throw new AppError('internal', `OpenSearch reported no uuid for index ${index}`);
+    return uuid;
   }
 
   liveIndex(_db: Db, target: SearchTarget): Promise<string | null> {
@@ -139,13 +146,13 @@ export class OpenSearchBackend implements SearchBackend {
    * `dropOld` (a writer still holding its name would otherwise re-create it with a dynamic
    * mapping on its next bulk request). Returns the new index.
    */
-  async reindex(target: SearchTarget, ship: (index: string, fresh: boolean) => Promise<void>, opts: { dropOld?: boolean } = {}): Promise<string> {
+  async reindex(target: SearchTarget, ship: (index: string) => Promise<void>, opts: { dropOld?: boolean } = {}): Promise<string> {
     const alias = this.aliasOf(target);
     const live = await resolveAlias(this.client, alias);
     const next = versionedIndexName(target, (await highestGeneration(this.client, alias)) + 1, this.prefix);
-    const fresh = await createIndex(this.client, next, target, this.layout);
+    await createIndex(this.client, next, target, this.layout);
     this.remember(next, target);
-    await ship(next, fresh);
+    await ship(next);
     // Read again just before the swap: a first ensureIndex may have created and aliased
     // generation 1 while this was shipping, and the alias must leave every other index.
     await swapAlias(this.client, alias, await aliasIndexes(this.client, alias), next);

@@ -68,6 +68,10 @@ export class PostgresSearchBackend implements SearchBackend {
     await sql`select 1 from records limit 1`.execute(db);
   }
 
+  async indexIdentity(): Promise<null> {
+    return null;
+  }
+
   async liveIndex(): Promise<string> {
     return 'records';
   }

@@ -12,7 +12,7 @@ import { OpenSearchBackend } from '../../../../src/search/opensearch/opensearch-
 import { customers, parse } from '../fixtures.js';
 import { fakeOpenSearch, ndjsonLines, type FakeOpenSearch } from './fake-http.js';
 
-/** Postgres is not used here: the one place the backend touches it (onIndexCreated) is recorded instead. */
+/** The OpenSearch backend keeps nothing in Postgres: it never touches the handle. */
 const db = undefined as unknown as Db;
 const CONN = 'conn-1';
 const INDEX = 'payments__customers__1';
@@ -20,13 +20,11 @@ const INDEX = 'payments__customers__1';
 let os: FakeOpenSearch;
 let sleeps: number[];
 let backend: OpenSearchBackend;
-let created: string[];
 
 beforeEach(async () => {
   os = await fakeOpenSearch();
   sleeps = [];
-  created = [];
-  backend = new OpenSearchBackend({ client: os.client, backoffMs: 100, maxRetries: 2, sleep: async (ms) => void sleeps.push(ms), onIndexCreated: async (_db, index) => void created.push(index) });
+  backend = new OpenSearchBackend({ client: os.client, backoffMs: 100, maxRetries: 2, sleep: async (ms) => void sleeps.push(ms) });
 });
 afterEach(() => os.close());
 
@@ -136,7 +134,7 @@ describe('apply', () => {
   });
 
   it('splits a batch into bulk requests under the byte limit, and halves one the cluster refuses with 413', async () => {
-    const small = new OpenSearchBackend({ client: os.client, maxBulkBytes: 3600, onIndexCreated: async () => undefined });
+    const small = new OpenSearchBackend({ client: os.client, maxBulkBytes: 3600 });
     const docs = Array.from({ length: 6 }, (_, i) => change(`cus_${i}`, String(i + 1), { name: 'x'.repeat(300) }));
     const tooLarge = { status: 413, body: { error: { type: 'content_too_long_exception', reason: 'Request size exceeded' }, status: 413 } };
     // Three requests of two documents each; the cluster refuses the first, which goes again as two.
@@ -174,8 +172,13 @@ describe('index administration', () => {
     expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /_alias/payments__customers', `PUT /${INDEX}`, 'POST /_aliases']);
     expect(JSON.parse(os.requests[1]?.body ?? '')).toEqual({ settings: indexSettings(customers), mappings: indexMappings(customers) });
     expect(JSON.parse(os.requests[2]?.body ?? '')).toEqual({ actions: [{ add: { index: INDEX, alias: 'payments__customers' } }] });
-    // A name used before (a replaced cluster) must not inherit the old index's watermarks.
-    expect(created).toEqual([INDEX]);
+  });
+
+  it("reads an index's identity (its uuid) fresh each time, since a name can come to stand for a new index", async () => {
+    os.replies.push({ status: 200, body: { [INDEX]: { settings: { index: { uuid: 'u-1' } } } } }, { status: 200, body: { [INDEX]: { settings: { index: { uuid: 'u-2' } } } } });
+    expect(await backend.indexIdentity(INDEX)).toBe('u-1');
+    expect(await backend.indexIdentity(INDEX)).toBe('u-2');
+    expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /${INDEX}`, `GET /${INDEX}`]);
   });
 
   it('a concurrent creator winning the race is fine', async () => {
@@ -185,8 +188,6 @@ describe('index administration', () => {
       { status: 200, body: { acknowledged: true } },
     );
     expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
-    // The winner created it (and reset its watermarks); this caller's may already be in use.
-    expect(created).toEqual([]);
   });
 
   it('an existing alias: its index, with the mapping brought up to date once per process', async () => {
@@ -208,10 +209,10 @@ describe('index administration', () => {
       { status: 200, body: { [INDEX]: { aliases: { payments__customers: {} } }, payments__customers__2: { aliases: { payments__customers: {} } } } },
       { status: 200, body: { acknowledged: true } },
     );
-    const shipped: [string, boolean][] = [];
-    const next = await backend.reindex(customers, async (index, fresh) => void shipped.push([index, fresh]));
+    const shipped: string[] = [];
+    const next = await backend.reindex(customers, async (index) => void shipped.push(index));
     expect(next).toBe('payments__customers__3');
-    expect(shipped).toEqual([['payments__customers__3', true]]);
+    expect(shipped).toEqual(['payments__customers__3']);
     expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /_alias/payments__customers',
       'GET /payments__customers__*',
