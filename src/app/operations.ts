@@ -9,7 +9,7 @@ import { findConnector, type Connector } from '../store/connectors-repo.js';
 import { inheritSeen, lockEntity } from '../store/records-repo.js';
 import { getRun } from '../store/runs-repo.js';
 import type { DB } from '../store/db.js';
-import type { RunMode, SyncRunRow } from '../store/schema.js';
+import type { RunCheckpoint, RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
 import { requestSync } from '../worker/request-sync.js';
 import { removeSchedule, upsertSchedule } from '../worker/schedules.js';
@@ -83,7 +83,7 @@ export async function replayRun(deps: Deps, runId: string, opts: { fromStart?: b
     trigger: 'replay',
     mode: original.mode,
     replayOf: original.id,
-    checkpoint: fromCheckpoint ? original.checkpoint : null,
+    checkpoint: fromCheckpoint ? withReadFrom(original) : null,
     beforeEnqueue: fromCheckpoint && original.mode === 'full'
       ? (db, newRunId) =>
           // Under the entity lock, so a full run finishing right now cannot drop the seen-set
@@ -96,6 +96,16 @@ export async function replayRun(deps: Deps, runId: string, opts: { fromStart?: b
   });
   // The checkpoint may have been cleared on the way (seen-set dropped meanwhile): show the truth.
   return fromCheckpoint ? ((await getRun(deps.db, run.id)) ?? run) : run;
+}
+
+/**
+ * The original's checkpoint, saying when its pages began to be read: checkpoints written before
+ * `readFrom` existed lack it, and the replay would otherwise cap its cursor at its own start.
+ */
+function withReadFrom(original: SyncRunRow): RunCheckpoint | null {
+  const cp = original.checkpoint;
+  if (cp === null || typeof cp.readFrom === 'number' || original.started_at === null) return cp;
+  return { ...cp, readFrom: Math.floor(original.started_at.getTime() / 1000) };
 }
 
 /** Pauses a connector: no schedule, active runs cancelled, entities shown as paused. */

@@ -26,6 +26,16 @@ export async function markRunStarted(db: Db, connectorId: string, entity: string
     .execute();
 }
 
+/**
+ * The cursor to save: never behind a numeric one already saved. A replay that resumed a days-old
+ * checkpoint ends with that old cursor, while later runs may have moved it on; going back would
+ * only make the next incremental run re-read those days.
+ */
+function laterCursor(cursor: unknown) {
+  if (typeof cursor !== 'number') return JSON.stringify(cursor);
+  return sql<string>`case when jsonb_typeof(sync_cursor) = 'number' and (sync_cursor)::numeric > ${cursor} then sync_cursor else ${JSON.stringify(cursor)}::jsonb end`;
+}
+
 /** A run ended: refresh status, counts, last sync time and, on success, the incremental cursor. */
 export async function markRunEnded(
   db: Db,
@@ -41,7 +51,7 @@ export async function markRunEnded(
       record_count: outcome.recordCount,
       last_error: outcome.ok ? null : (outcome.error ?? 'failed'),
       ...(outcome.ok ? { last_synced_at: sql<Date>`now()` } : {}),
-      ...(outcome.ok && outcome.cursor !== undefined ? { sync_cursor: JSON.stringify(outcome.cursor) } : {}),
+      ...(outcome.ok && outcome.cursor !== undefined ? { sync_cursor: laterCursor(outcome.cursor) } : {}),
       updated_at: sql<Date>`now()`,
     })
     .where('connector_id', '=', connectorId)

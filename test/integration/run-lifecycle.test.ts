@@ -83,6 +83,20 @@ describe('run lifecycle edges', () => {
     await settle(active!.id);
   });
 
+  it('never moves a saved cursor back: a run ending with an older one (a replay of an old checkpoint) keeps the newer', async () => {
+    const ahead = Math.floor(Date.now() / 1000) + 86_400;
+    await sql`update entity_state set sync_cursor = ${JSON.stringify(ahead)}::jsonb where connector_id = ${id}::uuid and entity = 'customers'`.execute(h.deps.db);
+    // A full run reads everything; the newest `created` it sees is long before `ahead`.
+    const [full] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await settle(full!.id);
+    const state = await h.deps.db.selectFrom('entity_state').select('sync_cursor').where('connector_id', '=', id).where('entity', '=', 'customers').executeTakeFirstOrThrow();
+    expect(state.sync_cursor).toBe(ahead);
+    // A resync still forgets it outright.
+    const again = await resyncEntity(h.deps, id, 'customers');
+    expect((await h.deps.db.selectFrom('entity_state').select('sync_cursor').where('connector_id', '=', id).executeTakeFirstOrThrow()).sync_cursor).toBeNull();
+    await settle(again.id);
+  });
+
   it('logs a queue connection lost to a database restart as one structured line, not a raw dump', async () => {
     await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' }).then(([r]) => settle(r!.id));
     const raw = vi.spyOn(console, 'error');

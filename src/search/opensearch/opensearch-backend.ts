@@ -148,16 +148,16 @@ export class OpenSearchBackend implements SearchBackend {
    */
   async reindex(target: SearchTarget, ship: (index: string) => Promise<void>, opts: { dropOld?: boolean } = {}): Promise<string> {
     const alias = this.aliasOf(target);
-    const live = await resolveAlias(this.client, alias);
     const next = versionedIndexName(target, (await highestGeneration(this.client, alias)) + 1, this.prefix);
     await createIndex(this.client, next, target, this.layout);
     this.remember(next, target);
     await ship(next);
-    // Read again just before the swap: a first ensureIndex may have created and aliased
-    // generation 1 while this was shipping, and the alias must leave every other index.
-    await swapAlias(this.client, alias, await aliasIndexes(this.client, alias), next);
-    if (opts.dropOld === true && live !== null) {
-      await this.client.indices.delete({ index: live }).catch((e: unknown) => Promise.reject(toAppError(e, `deleting ${live}`)));
+    // Read just before the swap: a first ensureIndex may have created and aliased generation 1
+    // while this was shipping, and the alias must leave every other index.
+    const previous = (await aliasIndexes(this.client, alias)).filter((i) => i !== next);
+    await swapAlias(this.client, alias, previous, next);
+    if (opts.dropOld === true) {
+      for (const old of previous) await this.client.indices.delete({ index: old }).catch((e: unknown) => Promise.reject(toAppError(e, `deleting ${old}`)));
     }
     return next;
   }

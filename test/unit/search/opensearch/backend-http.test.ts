@@ -202,7 +202,6 @@ describe('index administration', () => {
 
   it('reindex: next generation, the caller ships into it, then one atomic alias swap off every index the alias has then', async () => {
     os.replies.push(
-      aliasReply,
       { status: 200, body: { [INDEX]: {}, 'payments__customers__2': {} } },
       { status: 200, body: { acknowledged: true } },
       // Meanwhile another process pointed the alias at generation 2 as well.
@@ -214,13 +213,12 @@ describe('index administration', () => {
     expect(next).toBe('payments__customers__3');
     expect(shipped).toEqual(['payments__customers__3']);
     expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
-      'GET /_alias/payments__customers',
       'GET /payments__customers__*',
       'PUT /payments__customers__3',
       'GET /_alias/payments__customers',
       'POST /_aliases',
     ]);
-    expect(JSON.parse(os.requests[4]?.body ?? '')).toEqual({
+    expect(JSON.parse(os.requests[3]?.body ?? '')).toEqual({
       actions: [
         { remove: { index: 'payments__customers__2', alias: 'payments__customers' } },
         { remove: { index: INDEX, alias: 'payments__customers' } },
