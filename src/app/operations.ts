@@ -46,21 +46,24 @@ export async function triggerSync(deps: Deps, connectorId: string, opts: { entit
 /** Cancels a queued or running run: the runner stops before its next page (that page rolls back). */
 export async function cancelRun(deps: Deps, runId: string): Promise<SyncRunRow> {
   const run = await mustRun(deps, runId);
-  const res = await deps.db
-    .updateTable('sync_runs')
-    .set({ status: 'cancelled', finished_at: sql<Date>`now()`, error: JSON.stringify({ code: 'cancelled', message: 'cancelled by an operator' }) })
-    .where('id', '=', run.id)
-    .where('status', 'in', ['queued', 'running'])
-    .executeTakeFirst();
-  if (Number(res.numUpdatedRows) === 0) throw new AppError('conflict', `run ${runId} is ${run.status}; only queued or running runs can be cancelled`, { path: 'run_id' });
+  // One transaction: nobody sees the run cancelled while its entity still says `updating`.
+  await deps.db.transaction().execute(async (tx) => {
+    const res = await tx
+      .updateTable('sync_runs')
+      .set({ status: 'cancelled', finished_at: sql<Date>`now()`, error: JSON.stringify({ code: 'cancelled', message: 'cancelled by an operator' }) })
+      .where('id', '=', run.id)
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+    if (Number(res.numUpdatedRows) === 0) throw new AppError('conflict', `run ${runId} is ${run.status}; only queued or running runs can be cancelled`, { path: 'run_id' });
+    await tx
+      .updateTable('entity_state')
+      .set({ status: sql`case when last_synced_at is null then 'initializing' else 'ready' end` })
+      .where('connector_id', '=', run.connector_id)
+      .where('entity', '=', run.entity)
+      .where('status', '<>', 'paused')
+      .execute();
+  });
   await deps.syncQueue.remove(syncJobId(run.id)).catch(() => undefined);
-  await deps.db
-    .updateTable('entity_state')
-    .set({ status: sql`case when last_synced_at is null then 'initializing' else 'ready' end` })
-    .where('connector_id', '=', run.connector_id)
-    .where('entity', '=', run.entity)
-    .where('status', '<>', 'paused')
-    .execute();
   return mustRun(deps, runId);
 }
 

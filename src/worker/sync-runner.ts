@@ -292,9 +292,12 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSig
 /** Records a failed run; the checkpoint stays, so a later retry or replay resumes from it. */
 export async function failRun(deps: SyncDeps, run: { id: string; connectorId: string; entity: string }, e: unknown): Promise<void> {
   const err = e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e));
-  const ended = await finishRun(deps.db, run.id, 'failed', { error: { code: err.code, message: err.message, ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) } });
-  // Cancelled or paused meanwhile: the operator's state stands.
-  if (!ended) return;
-  const recordCount = await countLive(deps.db, run.connectorId, run.entity);
-  await markRunEnded(deps.db, run.connectorId, run.entity, { ok: false, recordCount, error: err.message });
+  // One transaction: nobody sees the run failed while its entity still says `updating`.
+  await deps.db.transaction().execute(async (tx) => {
+    const ended = await finishRun(tx, run.id, 'failed', { error: { code: err.code, message: err.message, ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) } });
+    // Cancelled or paused meanwhile: the operator's state stands.
+    if (!ended) return;
+    const recordCount = await countLive(tx, run.connectorId, run.entity);
+    await markRunEnded(tx, run.connectorId, run.entity, { ok: false, recordCount, error: err.message });
+  });
 }
