@@ -13,6 +13,7 @@ import type { RunCheckpoint, RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
 import { requestSync } from '../worker/request-sync.js';
 import { removeSchedule, upsertSchedule } from '../worker/schedules.js';
+import { readFromOf } from '../worker/sync-runner.js';
 import { replicatedEntities } from './connector-service.js';
 import type { Deps } from './deps.js';
 
@@ -106,9 +107,8 @@ export async function replayRun(deps: Deps, runId: string, opts: { fromStart?: b
  * `readFrom` existed lack it, and the replay would otherwise cap its cursor at its own start.
  */
 function withReadFrom(original: SyncRunRow): RunCheckpoint | null {
-  const cp = original.checkpoint;
-  if (cp === null || typeof cp.readFrom === 'number' || original.started_at === null) return cp;
-  return { ...cp, readFrom: Math.floor(original.started_at.getTime() / 1000) };
+  const readFrom = readFromOf(original);
+  return original.checkpoint === null || readFrom === null ? original.checkpoint : { ...original.checkpoint, readFrom };
 }
 
 /** Pauses a connector: no schedule, active runs cancelled, entities shown as paused. */
