@@ -12,7 +12,7 @@ export interface RuntimeCall {
   readonly connectorType: string;
   readonly credentials: Record<string, unknown>;
   readonly entity: string;
-  readonly action: 'list' | 'api_search';
+  readonly action: 'list' | 'api_search' | 'get';
   readonly params: Record<string, unknown>;
 }
 

@@ -12,7 +12,7 @@ import { creationField } from './generate.js';
 import { hash32, Rng } from './prng.js';
 import { decoratorFor } from './realism.js';
 import { ScopeIndex, type ScopePartition } from './scopes.js';
-import { serveList, type ListResponse } from './serve-list.js';
+import { serveGet, serveList, type GetResponse, type ListResponse } from './serve-list.js';
 import { serveSpecOf } from './serve-spec.js';
 
 /** The body of `POST /v1/execute`. */
@@ -95,6 +95,8 @@ export class Sandbox {
   }
 
   private sizeFor(type: string, owner: string, def: EntityDef, scope: string): number {
+    // A get answers one record per partition (one ad account per account id).
+    if (def.read?.action === 'get') return 1;
     const configured = this.sizes.get(`${type}/${owner}`);
     if (configured !== undefined) return configured;
     const nested = scope !== '' && !scope.startsWith('?') && (def.read?.partitions ?? []).some((d) => d.kind === 'parent');
@@ -163,8 +165,8 @@ export class Sandbox {
     return { count: data.length, data, partitions };
   }
 
-  /** Runs one list or api_search call the way the third party would, 400s and 404s included. */
-  execute(req: ExecuteRequest): ListResponse {
+  /** Runs one list, api_search or (replicated) get call the way the third party would, 400s and 404s included. */
+  execute(req: ExecuteRequest): ListResponse | GetResponse {
     const kind = this.kind(req.connector_type);
     const def = this.entityDef(req.connector_type, req.entity);
     if (!def.actions.includes(req.action as never)) throw new AppError('invalid_request', `${req.entity} has no action "${req.action}"`, { path: 'action' });
@@ -173,6 +175,8 @@ export class Sandbox {
     checkParams(spec, params);
     checkRules(kind.key, def.name, spec.action, params);
     const scope = this.scopes.scopeOf(kind.key, spec, params);
-    return serveList({ kind: kind.key, entity: def.name, spec, ds: this.dataset(kind.key, def.name, scope), params });
+    const ds = this.dataset(kind.key, def.name, scope);
+    if (spec.action === 'get') return serveGet(def.name, ds);
+    return serveList({ kind: kind.key, entity: def.name, spec, ds, params });
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { PagingSpec } from '../connectors/catalog/types.js';
 import { formatTime } from '../connectors/planner.js';
+import { AppError } from '../errors.js';
 import { bad } from './check-params.js';
 import type { Dataset } from './dataset.js';
 import { metaFor } from './meta.js';
@@ -14,6 +15,19 @@ import type { ServeSpec } from './serve-spec.js';
 export interface ListResponse {
   data: Record<string, unknown>[];
   meta: Record<string, unknown>;
+}
+
+/** The runtime protocol's success body for a get: the record itself. */
+export interface GetResponse {
+  data: Record<string, unknown>;
+  meta: Record<string, unknown>;
+}
+
+/** Answers a get from a one-record dataset; a deleted record is a 404, as the vendor's would be. */
+export function serveGet(entity: string, ds: Dataset): GetResponse {
+  const record = ds.all()[0];
+  if (record === undefined) throw new AppError('not_found', `${entity} does not exist (deleted)`, { path: 'params' });
+  return { data: record, meta: {} };
 }
 
 /** One call to serve. */

@@ -8,7 +8,7 @@ import type { ConnectorDef, EntityDef, IncrementalSpec, PageSizeSpec, PagingSpec
 import { AppError } from '../errors.js';
 
 export interface ServeSpec {
-  readonly action: 'list' | 'api_search';
+  readonly action: 'list' | 'api_search' | 'get';
   readonly params: Readonly<Record<string, ParamSpec>>;
   readonly pageSize?: PageSizeSpec;
   readonly paging: PagingSpec;
@@ -59,11 +59,14 @@ function siblingPaging(kind: ConnectorDef, entity: EntityDef): Pick<ServeSpec, '
 }
 
 export function serveSpecOf(kind: ConnectorDef, entity: EntityDef, action: string): ServeSpec {
+  const read = entity.read;
+  if (action === 'get' && read?.action === 'get') {
+    return { action, params: entity.params ?? {}, paging: { style: 'none' }, partitions: read.partitions ?? [], keyedByQuery: false };
+  }
   if (action !== 'list' && action !== 'api_search') {
-    const why = action === 'search' ? '`search` runs in hosted mode only (overview §7 rule 6)' : `the sandbox serves list and api_search, not ${action}`;
+    const why = action === 'search' ? '`search` runs in hosted mode only (overview §7 rule 6)' : `the sandbox serves list and api_search (and get where replication reads by get), not ${action}`;
     throw new AppError('invalid_request', why, { path: 'action' });
   }
-  const read = entity.read;
   if (read !== undefined && read.action === action) {
     const { pageSize, incremental } = read;
     return { action, params: entity.params ?? {}, paging: read.paging, partitions: read.partitions ?? [], keyedByQuery: false, ...(pageSize === undefined ? {} : { pageSize }), ...(incremental === undefined ? {} : { incremental }) };

@@ -117,6 +117,12 @@ describe('sync of every entity of every connector kind', () => {
     expect((await search('email_marketing', 'profiles', { gte: { updated: '1970-01-01T00:00:00Z' } })).length).toBe(Math.min(100, profiles.length));
   });
 
+  it('replicates ad_account with one get per configured account id (no list exists)', async () => {
+    const res = await h.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${connectors.get('ad_platform_marketing')}/execute`, headers: { authorization: `Bearer ${token}` }, payload: { entity: 'ad_account', action: 'search', params: { query: { sort: [{ account_id: 'asc' }] } } } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect((res.json() as { hits: { data: { account_id: string } }[] }).hits.map((x) => x.data.account_id)).toEqual(['111', '222']);
+  });
+
   it('pages where the data exceeds the largest page', () => {
     for (const [type, entity, size] of SIZES) {
       const run = runs.find((r) => r.connector_id === connectors.get(type) && r.entity === entity);

@@ -132,9 +132,12 @@ export type PartitionSpec =
       readonly within?: string;
     };
 
-/** The read path of an entity: which action the worker calls and how it pages. */
+/**
+ * The read path of an entity: which action the worker calls and how it pages. `get` reads one
+ * record per partition (ad-platform `ad_account`, one per configured account id); it pages `none`.
+ */
 export interface ReadSpec {
-  readonly action: 'list' | 'api_search';
+  readonly action: 'list' | 'api_search' | 'get';
   /** Entity whose action is called when this one has no list of its own (work-management `teams` via `workspace_teams`). */
   readonly entity?: string;
   readonly pageSize?: PageSizeSpec;

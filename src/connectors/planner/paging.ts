@@ -115,8 +115,15 @@ export function nextPageParams(entity: EntityDef, prev: Record<string, unknown>,
   return { ...prev, [param]: s.next };
 }
 
-/** The records array of a runtime page (`data`, or a nested path for envelope-style results). */
+/**
+ * The records array of a runtime page (`data`, or a nested path for envelope-style results); a
+ * `get` read's `data` is the one record.
+ */
 export function recordsOf(entity: EntityDef, data: unknown): Record<string, unknown>[] {
+  if (entity.read?.action === 'get') {
+    if (typeof data === 'object' && data !== null && !Array.isArray(data)) return [data as Record<string, unknown>];
+    throw new AppError('upstream_error', `runtime answer to ${entity.name} get is not a record`, { retryable: true });
+  }
   const path = entity.read?.recordsPath;
   const list = path === undefined ? data : metaAt(data, path);
   if (!Array.isArray(list)) throw new AppError('upstream_error', `runtime page of ${entity.name} has no record list`, { retryable: true });

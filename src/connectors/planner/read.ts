@@ -11,7 +11,7 @@ export function readOf(entity: EntityDef): ReadSpec {
 /** Entity and action named in the runtime call: `read.entity` when the entity is read through another's list. */
 export interface ReadCall {
   readonly entity: string;
-  readonly action: 'list' | 'api_search';
+  readonly action: ReadSpec['action'];
 }
 
 export function readCall(entity: EntityDef): ReadCall {

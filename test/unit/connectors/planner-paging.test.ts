@@ -107,4 +107,12 @@ describe('none paging and records', () => {
     expect(recordsOf(e, { result: { items: [{ id: 'a' }, 3, null] } })).toEqual([{ id: 'a' }]);
     expect(() => recordsOf(e, { result: {} })).toThrow(/no record list/);
   });
+
+  it('a get read is one request per partition whose data is the record itself', () => {
+    const e = def('ad_platform_marketing', 'ad_account');
+    expect(firstPageParams(e, { account_id: '111' })).toEqual({ account_id: '111' });
+    expect(recordsOf(e, { id: 'act_111', account_id: '111' })).toEqual([{ id: 'act_111', account_id: '111' }]);
+    expect(nextPageParams(e, { account_id: '111' }, { records: recs('act_111'), meta: {} })).toBeNull();
+    expect(() => recordsOf(e, [{ id: 'act_111' }])).toThrow(/not a record/);
+  });
 });

@@ -4,9 +4,11 @@ import { AppError } from '../../../src/errors.js';
 import type { ListResponse } from '../../../src/sandbox/serve-list.js';
 import type { Sandbox } from '../../../src/sandbox/sandbox.js';
 
+/** One call as a list answers it: a get's single record comes back as a one-record page. */
 export function call(sb: Sandbox, kind: string, entity: string, params: Record<string, unknown> = {}, action?: string): ListResponse {
   const def = sb.kind(kind).entities[entity];
-  return sb.execute({ connector_type: kind, credentials: { api_key: 'k' }, entity, action: action ?? def?.read?.action ?? 'list', params });
+  const res = sb.execute({ connector_type: kind, credentials: { api_key: 'k' }, entity, action: action ?? def?.read?.action ?? 'list', params });
+  return Array.isArray(res.data) ? (res as ListResponse) : { data: [res.data], meta: res.meta };
 }
 
 /** The AppError a call throws (fails the test when it does not throw one). */

@@ -60,3 +60,17 @@ describe('params', () => {
     expect(() => failure(() => call(sb, 'nope', 'x'))).not.toThrow();
   });
 });
+
+describe('get reads', () => {
+  it('ad_account: one record per account id, carrying that id; a deleted account is a 404', () => {
+    const local = new Sandbox({ defaultSize: 7 });
+    const res = local.execute({ connector_type: 'ad_platform_marketing', credentials: { access_token: 't' }, entity: 'ad_account', action: 'get', params: { account_id: '111' } });
+    expect(Array.isArray(res.data)).toBe(false);
+    expect(res.data).toMatchObject({ account_id: '111' });
+    expect(call(local, 'ad_platform_marketing', 'ad_account', { account_id: '222' }).data).toHaveLength(1);
+    expect400(() => call(local, 'ad_platform_marketing', 'ad_account', {}), 'account_id');
+    const scope = local.partitions('ad_platform_marketing', 'ad_account', { account_ids: '111' })[0]?.scope;
+    local.mutate('ad_platform_marketing', 'ad_account', { delete: 1 }, scope);
+    expect(failure(() => call(local, 'ad_platform_marketing', 'ad_account', { account_id: '111' })).code).toBe('not_found');
+  });
+});

@@ -229,8 +229,12 @@ const ad_account: EntityDef = {
     adAccountFields,
     'id account_id name account_status amount_spent balance business_name created_time currency spend_cap timezone_name disable_reason',
   ),
-  // No list: a read would be one `get` per configured account id, which ReadSpec cannot express.
-  rules: ['Not replicated: only `get` exists (one per configured account id), and a ReadSpec reads through list/api_search'],
+  // Params not shown: the Graph node of one account (`act_<id>`), addressed like the edges under it.
+  params: { account_id: { type: 'string', required: true }, fields: { type: 'string' } },
+  // No list: one `get` per configured account id. A full run that no longer finds an account
+  // (dropped from account_ids) tombstones it like any record missing from a list.
+  read: { action: 'get', paging: { style: 'none' }, partitions: perAccount.partitions },
+  rules: ['Replicated by one `get` per configured account id (no list exists); `ad_accounts` is the directory of every reachable account'],
 };
 
 const conversionFields: Record<string, FieldSpec> = {
