@@ -9,6 +9,11 @@
  * before it and must wait for it before saving its checkpoint (and fail if it failed), so
  * checkpoints still commit in page order: a committed checkpoint never covers a page whose
  * records were not committed.
+ *
+ * A batch that shares a record id with the write before it waits for that write to end before
+ * it starts: otherwise it could lock the shared row first and then wait (outside Postgres's
+ * view) for a write that is blocked on that row, a deadlock nothing would ever break. Partitions
+ * read in parallel can hold the same record (a task in two projects); offset paging can repeat one.
  */
 import type { PageRecord } from '../store/records-repo.js';
 import type { RunCheckpoint } from '../store/schema.js';
@@ -29,6 +34,7 @@ export class BatchWriter {
   private checkpoint: RunCheckpoint | null = null;
   private readonly inFlight = new Set<Promise<void>>();
   private tail: Promise<void> = Promise.resolve();
+  private tailIds: ReadonlySet<string> = new Set();
   private failure: { error: unknown } | null = null;
 
   /** `maxRecords` bounds a batch (memory, transaction size): the reader waits beyond it. */
@@ -71,8 +77,11 @@ export class BatchWriter {
     this.pages = 0;
     this.checkpoint = null;
     const previous = this.tail;
-    const write = this.sink(batch, previous);
+    const shares = this.inFlight.size > 0 && batch.records.some((r) => this.tailIds.has(r.id));
+    // A failed predecessor fails this write too (as `previous` would inside the sink).
+    const write = shares ? previous.then(() => this.sink(batch, previous)) : this.sink(batch, previous);
     this.tail = write;
+    this.tailIds = new Set(batch.records.map((r) => r.id));
     const slot: Promise<void> = write.then(
       () => {
         this.inFlight.delete(slot);

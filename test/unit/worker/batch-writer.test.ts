@@ -48,6 +48,32 @@ describe('BatchWriter', () => {
     expect(s.committed.at(-1)).toEqual({ n: 6 });
   });
 
+  it('a batch sharing a record id with the write in flight starts only after it ends (no cross-transaction row-lock wait)', async () => {
+    const started: number[] = [];
+    const ended: number[] = [];
+    const sink: BatchSink = async (batch, previous) => {
+      const n = (batch.checkpoint.page as { n: number }).n;
+      started.push(n);
+      await tick(n === 1 ? 40 : 5);
+      await previous;
+      ended.push(n);
+    };
+    const w = new BatchWriter(sink, 200, 2);
+    await w.add(page(1), cp(1));
+    // Page 2 repeats a record of page 1 (a task listed under two projects).
+    await w.add([...page(2), { id: 'r1_7', data: {} }], cp(2));
+    expect(started).toEqual([1]);
+    await w.drain();
+    expect(ended).toEqual([1, 2]);
+    // Disjoint pages still overlap.
+    const s = recordingSink((b) => ((b.checkpoint.page as { n: number }).n === 3 ? 40 : 5));
+    const w2 = new BatchWriter(s.sink, 200, 2);
+    await w2.add(page(3), cp(3));
+    await w2.add(page(4), cp(4));
+    await w2.drain();
+    expect(s.peak()).toBe(2);
+  });
+
   it('a failed write fails the write overlapping it, and drain throws the first failure', async () => {
     const s = recordingSink((b) => ((b.checkpoint.page as { n: number }).n === 1 ? 40 : 5), (b) => (b.checkpoint.page as { n: number }).n === 1);
     const w = new BatchWriter(s.sink, 200, 2);
