@@ -6,14 +6,14 @@
 import { sql, type Transaction } from 'kysely';
 import { AppError } from '../errors.js';
 import { findConnector, type Connector } from '../store/connectors-repo.js';
-import { inheritSeen, lockEntity } from '../store/records-repo.js';
+import { dropSupersededSeen, inheritSeen, lockEntity } from '../store/records-repo.js';
 import { getRun } from '../store/runs-repo.js';
 import type { DB } from '../store/db.js';
 import type { RunCheckpoint, RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
 import { requestSync } from '../worker/request-sync.js';
 import { removeSchedule, upsertSchedule } from '../worker/schedules.js';
-import { readFromOf } from '../worker/sync-runner.js';
+import { readFromOf } from '../worker/saved-cursor.js';
 import { replicatedEntities } from './connector-service.js';
 import type { Deps } from './deps.js';
 
@@ -165,6 +165,7 @@ export async function resetEntity(deps: Deps, connectorId: string, entity: strin
     const res = await sql`update records set deleted_at = now(), version = nextval('record_version_seq'), updated_at = now()
       where connector_id = ${connector.id}::uuid and entity = ${entity} and deleted_at is null`.execute(tx);
     await tx.updateTable('entity_state').set({ sync_cursor: null, record_count: 0 }).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();
+    await dropSupersededSeen(tx, connector.id, entity, null);
     return Number(res.numAffectedRows ?? 0n);
   });
   return { tombstoned, run: await requestSync(deps, connector, { entity, trigger: 'manual', mode: 'full' }) };

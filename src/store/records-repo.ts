@@ -124,14 +124,16 @@ export async function inheritSeen(db: Db, fromRunId: string, toRunId: string): P
 
 /**
  * Drops the seen-sets of earlier failed or cancelled full runs of an entity once a full run of
- * it succeeded: that run reconciled everything they could have, and a replay of them starts over.
+ * it succeeded (those before `runId`): that run reconciled everything they could have, and a
+ * replay of them starts over. A reset drops them all (`runId` null): it tombstoned every record,
+ * so a replay resuming an old checkpoint would leave the partitions before it deleted.
  */
-export async function dropSupersededSeen(db: Db, connectorId: string, entity: string, runId: string): Promise<number> {
+export async function dropSupersededSeen(db: Db, connectorId: string, entity: string, runId: string | null): Promise<number> {
   const { rows } = await sql<{ id: string }>`
     with dropped as (
       update sync_runs set seen_dropped_at = now()
        where connector_id = ${connectorId}::uuid and entity = ${entity} and mode = 'full'
-         and id < ${runId}::bigint and status in ('failed', 'cancelled') and seen_dropped_at is null
+         and (${runId}::bigint is null or id < ${runId}::bigint) and status in ('failed', 'cancelled') and seen_dropped_at is null
       returning id
     ), gone as (
       delete from sync_run_seen_batches where run_id in (select id from dropped)

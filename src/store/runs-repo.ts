@@ -89,7 +89,12 @@ export async function claimRun(db: Kysely<DB>, id: string, maxPerConnector: numb
       .where('id', '<>', id)
       .where('heartbeat_at', '>', sql<Date>`now() - make_interval(secs => ${staleSec})`)
       .executeTakeFirstOrThrow();
-    if (Number(busy.n) >= maxPerConnector) return { kind: 'throttled' } as const;
+    if (Number(busy.n) >= maxPerConnector) {
+      // A redelivered run (its worker died) still holds its place while it waits: without a beat
+      // it would look abandoned after a while and be failed instead of resumed.
+      if (run.status === 'running') await tx.updateTable('sync_runs').set({ heartbeat_at: sql<Date>`now()` }).where('id', '=', id).execute();
+      return { kind: 'throttled' } as const;
+    }
     // A run queued (or a job redelivered) just before its connector was paused must not read.
     const connector = await tx.selectFrom('connectors').select('status').where('id', '=', run.connector_id).executeTakeFirst();
     if (connector?.status !== 'active') {
@@ -140,6 +145,15 @@ export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, '
     .$if(extra.attempt !== undefined, (q) => q.where('attempts', '=', extra.attempt as number))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
+}
+
+/**
+ * Whether this execution still owns the run (running, at `attempt`), holding the row until the
+ * caller's transaction ends: a cancel, which locks the run before the entity, waits for it.
+ */
+export async function lockOwnedRun(db: Db, id: string, attempt: number): Promise<boolean> {
+  const row = await db.selectFrom('sync_runs').select('id').where('id', '=', id).where('status', '=', 'running').where('attempts', '=', attempt).forShare().executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Whether a run is still active (not cancelled meanwhile). */

@@ -14,8 +14,9 @@ export function syncProcessor(deps: SyncDeps, signal?: AbortSignal) {
   return async (job: Job<SyncJob>, token?: string): Promise<string> => {
     const { runId } = syncJobSchema.parse(job.data);
     const log = deps.logger.child({ jobId: job.id, runId });
+    const claimed: { attempt?: number } = {};
     try {
-      const outcome = await executeRun(deps, runId, signal);
+      const outcome = await executeRun(deps, runId, signal, claimed);
       if (outcome === 'throttled') {
         // The connector is at its run limit: wait without spending an attempt.
         await job.moveToDelayed(Date.now() + THROTTLE_DELAY_MS, token);
@@ -37,7 +38,7 @@ export function syncProcessor(deps: SyncDeps, signal?: AbortSignal) {
       }
       if (retryable && !last) throw e;
       const run = await getRun(deps.db, runId);
-      if (run !== null) await failRun(deps, { id: run.id, connectorId: run.connector_id, entity: run.entity }, e);
+      if (run !== null) await failRun(deps, { id: run.id, connectorId: run.connector_id, entity: run.entity, ...(claimed.attempt === undefined ? {} : { attempt: claimed.attempt }) }, e);
       throw new UnrecoverableError((e as Error).message);
     }
   };

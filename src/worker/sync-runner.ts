@@ -19,12 +19,13 @@ import { openJson, type Keyring } from '../store/crypto.js';
 import type { DB } from '../store/db.js';
 import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-state-repo.js';
 import { clearSeen, countLive, dropSupersededSeen, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
-import { claimRun, finishRun, touchRun } from '../store/runs-repo.js';
+import { claimRun, finishRun, getRun, lockOwnedRun, touchRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { BatchWriter } from './batch-writer.js';
 import { fetchPage } from './fetch-page.js';
 import { prepareRecords, RunNotRunning, writePage } from './page-writer.js';
 import { runPartitions } from './run-partitions.js';
+import { readFromOf, savedCursor } from './saved-cursor.js';
 import { RunProgress, type PartitionClaim } from './run-progress.js';
 
 /** What a run needs. */
@@ -183,24 +184,6 @@ async function readPartitions(deps: SyncDeps, ctx: RunContext, progress: RunProg
   throw state.failure.error;
 }
 
-/**
- * The incremental cursor a successful run saves: the newest value it read, but never later than
- * when its reading began (`readFrom`: the run's first start, or the original's for a replay that
- * resumed its checkpoint). A record changed after its page was read (partitions read in
- * parallel, a replay days later, any run longer than the look-back) may sit below the newest
- * value read elsewhere; starting the next run from there catches it.
- */
-export function savedCursor(maxCursor: number | null, readFrom: number | null): number | null {
-  if (maxCursor === null || readFrom === null) return maxCursor;
-  return Math.min(maxCursor, readFrom);
-}
-
-/** When the pages behind a run's checkpoint began to be read: inherited with the checkpoint, else the run's start. */
-export function readFromOf(run: Pick<SyncRunRow, 'checkpoint' | 'started_at'>): number | null {
-  if (typeof run.checkpoint?.readFrom === 'number') return run.checkpoint.readFrom;
-  return run.started_at === null ? null : Math.floor(run.started_at.getTime() / 1000);
-}
-
 async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
   const { run, connector } = ctx;
   await deps.db.transaction().execute(async (tx) => {
@@ -238,17 +221,34 @@ function partitionSource(deps: SyncDeps, ctx: RunContext, since: number | undefi
 }
 
 /** Runs (or resumes) a sync run to its end. Throws AppErrors; the job wrapper decides retries. */
-export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSignal): Promise<RunOutcome> {
+export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSignal, claimed: { attempt?: number } = {}): Promise<RunOutcome> {
   const claim = await claimRun(deps.db, runId, deps.maxRunsPerConnector ?? 2, deps.staleRunSec ?? 120);
-  if (claim.kind === 'inactive') return 'skipped';
+  if (claim.kind === 'inactive') {
+    await shipFinished(deps, runId);
+    return 'skipped';
+  }
   if (claim.kind === 'throttled') return 'throttled';
   const run = claim.run;
+  claimed.attempt = run.attempts;
   const beat = heartbeat(deps, run);
   try {
     return await executeClaimed(deps, run, signal);
   } finally {
     clearInterval(beat);
   }
+}
+
+/**
+ * A retried job of a run that already succeeded: its commit stands, but shipping to the index
+ * after it failed (the job's error). Ship now, or the run's changes and tombstones would wait for
+ * the entity's next run, which a paused connector never gets.
+ */
+async function shipFinished(deps: SyncDeps, runId: string): Promise<void> {
+  if (!deps.backend.shipsChanges) return;
+  const run = await getRun(deps.db, runId);
+  if (run?.status !== 'succeeded') return;
+  const connector = await findConnector(deps.db, run.connector_id);
+  if (connector !== null) await shipAll(deps, connector.id, searchTarget(connector.connectorType, run.entity));
 }
 
 /** Beats while the execution lives, so waits between pages never make it look dead. */
@@ -264,7 +264,13 @@ function heartbeat(deps: SyncDeps, run: SyncRunRow): NodeJS.Timeout {
 
 async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal): Promise<RunOutcome> {
   const ctx = await loadContext(deps, run, signal);
-  await markRunStarted(deps.db, ctx.connector.id, run.entity, run.id);
+  // Cancelled since the claim: the entity must not be left saying `updating` for a dead run.
+  const owned = await deps.db.transaction().execute(async (tx) => {
+    if (!(await lockOwnedRun(tx, run.id, run.attempts))) return false;
+    await markRunStarted(tx, ctx.connector.id, run.entity, run.id);
+    return true;
+  });
+  if (!owned) return 'stopped';
   await deps.backend.ensureIndex(deps.db, searchTarget(ctx.connector.connectorType, run.entity));
   const cp = run.checkpoint ?? { partition: 0, page: null };
   const since = await sinceFor(deps, ctx);
@@ -289,12 +295,17 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSig
   return 'succeeded';
 }
 
-/** Records a failed run; the checkpoint stays, so a later retry or replay resumes from it. */
-export async function failRun(deps: SyncDeps, run: { id: string; connectorId: string; entity: string }, e: unknown): Promise<void> {
+/**
+ * Records a failed run; the checkpoint stays, so a later retry or replay resumes from it. With
+ * `attempt`, only while that execution still owns the run: a superseded one (its job redelivered
+ * meanwhile) must not fail the live attempt.
+ */
+export async function failRun(deps: SyncDeps, run: { id: string; connectorId: string; entity: string; attempt?: number }, e: unknown): Promise<void> {
   const err = e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e));
   // One transaction: nobody sees the run failed while its entity still says `updating`.
   await deps.db.transaction().execute(async (tx) => {
-    const ended = await finishRun(tx, run.id, 'failed', { error: { code: err.code, message: err.message, ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) } });
+    const error = { code: err.code, message: err.message, ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) };
+    const ended = await finishRun(tx, run.id, 'failed', { error, ...(run.attempt === undefined ? {} : { attempt: run.attempt }) });
     // Cancelled or paused meanwhile: the operator's state stands.
     if (!ended) return;
     const recordCount = await countLive(tx, run.connectorId, run.entity);

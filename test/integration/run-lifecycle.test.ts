@@ -5,12 +5,13 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { resetEntity, resyncEntity, triggerSync } from '../../src/app/operations.js';
-import { getRun } from '../../src/store/runs-repo.js';
+import { cancelRun, replayRun, resetEntity, resyncEntity, triggerSync } from '../../src/app/operations.js';
+import { markSeen } from '../../src/store/records-repo.js';
+import { claimRun, getRun, lockOwnedRun } from '../../src/store/runs-repo.js';
 import type { Job } from 'bullmq';
 import { scheduleProcessor } from '../../src/worker/schedule-processor.js';
 import type { ScheduleJob } from '../../src/worker/schedules.js';
-import { executeRun } from '../../src/worker/sync-runner.js';
+import { executeRun, failRun } from '../../src/worker/sync-runner.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 describe('run lifecycle edges', () => {
@@ -125,6 +126,55 @@ describe('run lifecycle edges', () => {
     expect(left.map((r) => r.id)).toEqual([finished[finished.length - 1]!.id, expect.any(String)]);
     expect(left[1]?.status).toBe('queued');
     await settle(left[1]!.id);
+  });
+
+  it('a run cancelled right after its claim is no longer owned: the execution stops before marking the entity updating', async () => {
+    const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    const claim = await claimRun(h.deps.db, run!.id, 2, 120);
+    expect(claim.kind).toBe('started');
+    const attempt = claim.kind === 'started' ? claim.run.attempts : -1;
+    expect(await lockOwnedRun(h.deps.db, run!.id, attempt)).toBe(true);
+    await cancelRun(h.deps, run!.id);
+    expect(await lockOwnedRun(h.deps.db, run!.id, attempt)).toBe(false);
+    const state = await h.deps.db.selectFrom('entity_state').select('status').where('connector_id', '=', id).executeTakeFirstOrThrow();
+    expect(state.status).toBe('ready');
+  });
+
+  it('a superseded execution cannot fail the live attempt of its run', async () => {
+    const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await claimRun(h.deps.db, run!.id, 2, 120);
+    // The job was redelivered (lock lapsed): attempt 2 now owns the run.
+    await claimRun(h.deps.db, run!.id, 2, 120);
+    const ref = { id: run!.id, connectorId: id, entity: 'customers' };
+    await failRun(h.deps, { ...ref, attempt: 1 }, new Error('stale execution hit a 400'));
+    expect(await getRun(h.deps.db, run!.id)).toMatchObject({ status: 'running', attempts: 2 });
+    await failRun(h.deps, { ...ref, attempt: 2 }, new Error('live execution failed'));
+    expect(await getRun(h.deps.db, run!.id)).toMatchObject({ status: 'failed', error: { message: 'live execution failed' } });
+  });
+
+  it('a redelivered run waiting for a connector slot keeps its heartbeat, so it is not reaped as abandoned', async () => {
+    const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await sql`update sync_runs set status = 'running', attempts = 1, heartbeat_at = now() - interval '9 minutes' where id = ${run!.id}::bigint`.execute(h.deps.db);
+    expect((await claimRun(h.deps.db, run!.id, 0, 120)).kind).toBe('throttled');
+    const beat = (await getRun(h.deps.db, run!.id))?.heartbeat_at?.getTime() ?? 0;
+    expect(Date.now() - beat).toBeLessThan(60_000);
+    await cancelRun(h.deps, run!.id);
+  });
+
+  it('a reset drops the seen-sets of earlier failed full runs: replaying one starts over instead of resuming', async () => {
+    const [failed] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await claimRun(h.deps.db, failed!.id, 2, 120);
+    await markSeen(h.deps.db, failed!.id, ['cus_x']);
+    await sql`update sync_runs set checkpoint = '{"partition":0,"page":{"starting_after":"cus_x"}}'::jsonb where id = ${failed!.id}::bigint`.execute(h.deps.db);
+    await failRun(h.deps, { id: failed!.id, connectorId: id, entity: 'customers' }, new Error('upstream 500s'));
+    const { run: resetRun } = await resetEntity(h.deps, id, 'customers');
+    expect((await getRun(h.deps.db, failed!.id))?.seen_dropped_at).not.toBeNull();
+    await settle(resetRun.id);
+    const replay = await replayRun(h.deps, failed!.id);
+    expect(replay.checkpoint).toBeNull();
+    await settle(replay.id);
+    const live = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    expect(Number(live.n)).toBe(300);
   });
 
   it('a run queued just before its connector was paused is cancelled when claimed, and reads nothing', async () => {

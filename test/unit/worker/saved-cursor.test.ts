@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readFromOf, savedCursor } from '../../../src/worker/sync-runner.js';
+import { readFromOf, savedCursor } from '../../../src/worker/saved-cursor.js';
 
 describe('the incremental cursor a run saves', () => {
   const started = new Date('2026-11-22T10:00:00Z');
