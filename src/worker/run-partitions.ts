@@ -31,13 +31,16 @@ export interface PartitionSource {
   readonly since?: number | undefined;
 }
 
-/** Saves a checkpoint without counting a page (the first save of a run's partitions). */
-async function saveCheckpoint(db: Kysely<DB>, runId: string, checkpoint: RunCheckpoint): Promise<void> {
-  await db.updateTable('sync_runs').set({ checkpoint: JSON.stringify(checkpoint) }).where('id', '=', runId).where('status', 'in', ['queued', 'running']).execute();
+/**
+ * Saves a checkpoint without counting a page (the first save of a run's partitions); only while
+ * this attempt owns the run, so a superseded execution resolving late cannot rewind the live one.
+ */
+async function saveCheckpoint(db: Kysely<DB>, run: { id: string; attempts: number }, checkpoint: RunCheckpoint): Promise<void> {
+  await db.updateTable('sync_runs').set({ checkpoint: JSON.stringify(checkpoint) }).where('id', '=', run.id).where('status', 'in', ['queued', 'running']).where('attempts', '=', run.attempts).execute();
 }
 
 /** The run's partitions: from its checkpoint, else resolved now and saved there before any page. */
-export async function runPartitions(src: PartitionSource, runId: string, cp: RunCheckpoint): Promise<Partition[]> {
+export async function runPartitions(src: PartitionSource, run: { id: string; attempts: number }, cp: RunCheckpoint): Promise<Partition[]> {
   if (Array.isArray(cp.partitions)) return cp.partitions;
   const rc: ReadContext = {
     runtime: src.runtime,
@@ -57,6 +60,6 @@ export async function runPartitions(src: PartitionSource, runId: string, cp: Run
       src.log.info({ slices: slices.length }, 'full read split into time slices');
     }
   }
-  await saveCheckpoint(src.db, runId, { ...cp, partitions: partitions.map((p) => ({ ...p })) });
+  await saveCheckpoint(src.db, run, { ...cp, partitions: partitions.map((p) => ({ ...p })) });
   return partitions;
 }

@@ -274,7 +274,7 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSig
   await deps.backend.ensureIndex(deps.db, searchTarget(ctx.connector.connectorType, run.entity));
   const cp = run.checkpoint ?? { partition: 0, page: null };
   const since = await sinceFor(deps, ctx);
-  const partitions = await runPartitions(partitionSource(deps, ctx, since), run.id, cp);
+  const partitions = await runPartitions(partitionSource(deps, ctx, since), run, cp);
   ctx.partitions = partitions;
   ctx.log.info({ mode: run.mode, partitions: partitions.length, resumeAt: { partition: cp.partition, page: cp.page }, attempt: run.attempts }, 'sync run started');
   let pages: number | false;
