@@ -1,7 +1,8 @@
 /**
  * The conformance dataset: fourteen records chosen for the edge cases of DESIGN §6 — missing
  * vs null vs [] vs [null], wrong JSON types in typed fields, arrays at sub-paths, unicode and
- * code-point order, `%`/`_`/`\` inside values, near-miss words for fuzzy.
+ * code-point order, `%`/`_`/`\` inside values, near-miss words for fuzzy, `any` inside `any`,
+ * object keys that SQL could misread (`null`, a numeric-looking `+0`).
  */
 import type { SearchTarget } from '../../src/search/dsl/ast.js';
 
@@ -28,7 +29,7 @@ export const target: SearchTarget = Object.freeze({
 
 export const records: readonly { id: string; doc: Record<string, unknown> }[] = [
   { id: 'r01', doc: { id: 'r01', name: 'Ada Lovelace', email: 'ada@example.com', age: 36, balance: 100.5, active: true, address: { city: 'London', zip: 'N1' }, tags: ['vip', 'beta'], scores: [1, 5], orders: [{ sku: 'A-1', qty: 2, note: 'first order' }] } },
-  { id: 'r02', doc: { id: 'r02', name: 'Grace Hopper', email: 'grace@navy.mil', age: 85, balance: -3, active: false, address: { city: 'Arlington' }, tags: ['vip'], orders: [{ sku: 'B-2', qty: 1, note: 'compiler manual' }] } },
+  { id: 'r02', doc: { id: 'r02', name: 'Grace Hopper', email: 'grace@navy.mil', age: 85, balance: -3, active: false, address: { city: 'Arlington', null: 'x', codes: ['x'] }, tags: ['vip'], orders: [{ sku: 'B-2', qty: 1, note: 'compiler manual' }] } },
   { id: 'r03', doc: { id: 'r03', name: 'alan turing', email: null, age: 41, balance: 0, active: true, address: null, tags: [], scores: [] } },
   { id: 'r04', doc: { id: 'r04', name: 'Zoë Müller', email: 'zoe@example.de', age: null, balance: 12, active: false, address: { city: 'Zürich' }, tags: ['beta', null] } },
   { id: 'r05', doc: { id: 'r05', name: '100% Pure_Data', email: 'pure@data.io', age: 7, balance: 7, active: true, tags: ['100%'] } },
@@ -37,7 +38,7 @@ export const records: readonly { id: string; doc: Record<string, unknown> }[] = 
   { id: 'r08', doc: { id: 'r08', name: 'Ada Byron', email: 'ADA@EXAMPLE.COM', age: 36, balance: 100.5, active: false } },
   { id: 'r09', doc: { id: 'r09', name: 'Linus', tags: 'solo', age: 'forty' } },
   { id: 'r10', doc: { id: 'r10', name: 'Backslash \\ path', email: 'back\\slash@x.io' } },
-  { id: 'r11', doc: { id: 'r11', name: 'Zed', email: 'r11@x.io', address: { city: ['Paris', 'Lyon'] }, orders: [{ sku: 'A-1', qty: 5 }, { sku: 'C-3', qty: 1, note: 'rush delivery' }] } },
+  { id: 'r11', doc: { id: 'r11', name: 'Zed', email: 'r11@x.io', address: { city: ['Paris', 'Lyon'] }, orders: [{ sku: 'A-1', qty: 5, lines: [] }, { sku: 'C-3', qty: 1, note: 'rush delivery', lines: [{ name: 'ZOË' }] }] } },
   { id: 'r12', doc: { id: 'r12', name: 'Adah Lovelock', email: 'adah@x.io', age: 29 } },
   { id: 'r13', doc: { id: 'r13', name: '😀 Emoji', email: 'emoji@x.io', created: '2023-12-31T23:59:59Z' } },
   { id: 'r14', doc: { id: 'r14', name: 'a', email: 'a@b.c', active: null } },

@@ -16,7 +16,17 @@ export interface RowContext {
   readonly shadow: Sql;
   /** Only for a whole record (not an `any` element): its id column and lookup-indexed fields. */
   readonly row?: { readonly recordId: Sql; readonly keys: Sql; readonly idField: string; readonly lookup: readonly string[] };
+  /** How many `any` levels enclose this context: each level's alias is its own, or an inner one would capture the outer's. */
+  readonly depth?: number;
 }
+
+/** The context of one element of an `any` array, aliased `alias` (with ordinality `i`). */
+export function elementContext(outer: RowContext, shadow: Sql, alias: string): RowContext {
+  return { doc: sql.ref(`${alias}.e`), shadow: sql`(${shadow} -> (${sql.ref(`${alias}.i`)} - 1)::int)`, depth: (outer.depth ?? 0) + 1 };
+}
+
+/** An alias unique to the `any` level it names (`a1`, `a2`, ... under `prefix` `a`). */
+export const levelAlias = (outer: RowContext, prefix: string): string => `${prefix}${(outer.depth ?? 0) + 1}`;
 
 export const TRUE = sql`true`;
 export const FALSE = sql`false`;
@@ -25,10 +35,12 @@ export const FALSE = sql`false`;
 export function valueAt(root: Sql, path: FieldPath): Sql {
   const segments = [path.field, ...path.sub];
   // Plain identifiers are inlined so the expression is a constant that expression indexes
-  // (entity-indexes.ts) can match; anything else stays a bound parameter.
-  if (segments.every((s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s))) return sql`(${root} #> ${sql.lit(`{${segments.join(',')}}`)}::text[])`;
-  // `#>` would index into arrays on numeric segments; the contract steps into objects only.
-  if (!segments.some((s) => /^-?\d+$/.test(s))) return sql`(${root} #> ${segments}::text[])`;
+  // (entity-indexes.ts) can match; anything else stays a bound parameter. Not `null`: unquoted in
+  // an array literal it is SQL NULL, and `#>` answers NULL for any path holding one.
+  if (segments.every((s) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(s) && !/^null$/i.test(s))) return sql`(${root} #> ${sql.lit(`{${segments.join(',')}}`)}::text[])`;
+  // `#>` indexes into arrays on any segment Postgres reads as an integer (`7`, `-1`, `+0`,
+  // ` 0`); the contract steps into objects only.
+  if (!segments.some((s) => /^\s*[+-]?\d/.test(s))) return sql`(${root} #> ${segments}::text[])`;
   return segments.reduce<Sql>((cur, seg) => sql`(case when jsonb_typeof(${cur}) = 'object' then ${cur} -> ${seg}::text end)`, root);
 }
 
@@ -133,9 +145,9 @@ function containsHolds(ctx: RowContext, path: FieldPath, v: Scalar): Sql {
 /** The elements of an array-of-objects value, each with its shadow, for `any`. */
 function anyHolds(ctx: RowContext, path: FieldPath, inner: FilterNode): Sql {
   const value = valueAt(ctx.doc, path);
-  const shadow = valueAt(ctx.shadow, path);
-  const el: RowContext = { doc: sql.ref('a.e'), shadow: sql`(${shadow} -> (a.i - 1)::int)` };
-  return sql`exists (select 1 from jsonb_array_elements(case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end) with ordinality as a(e, i) where jsonb_typeof(a.e) = 'object' and ${compileFilter(inner, el)})`;
+  const a = levelAlias(ctx, 'a');
+  const el = elementContext(ctx, valueAt(ctx.shadow, path), a);
+  return sql`exists (select 1 from jsonb_array_elements(case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end) with ordinality as ${sql.id(a)}(e, i) where jsonb_typeof(${sql.ref(`${a}.e`)}) = 'object' and ${compileFilter(inner, el)})`;
 }
 
 /** Quality of one fuzzy term against word `w` (1 exact, 0.5 prefix, 2^-d within AUTO edits, else 0). */

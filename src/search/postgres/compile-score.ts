@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { FieldPath, FilterNode, TextOp } from '../dsl/ast.js';
-import { bestTermQuality, compileFilter, valueAt, type RowContext } from './compile-filter.js';
+import { bestTermQuality, compileFilter, elementContext, levelAlias, valueAt, type RowContext } from './compile-filter.js';
 
 type Sql = RawBuilder<unknown>;
 type TextNode = Extract<FilterNode, { op: TextOp }>;
@@ -42,10 +42,10 @@ function keywordScore(ctx: RowContext, node: TextNode): Sql {
 
 function anyScore(ctx: RowContext, node: Extract<FilterNode, { op: 'any' }>): Sql {
   const value = valueAt(ctx.doc, node.path);
-  const shadow = valueAt(ctx.shadow, node.path);
-  const el: RowContext = { doc: sql.ref('sa.e'), shadow: sql`(${shadow} -> (sa.i - 1)::int)` };
-  return sql`coalesce((select max(${matchedScore(node.filter, el)}) from jsonb_array_elements(case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end) with ordinality as sa(e, i)
-      where jsonb_typeof(sa.e) = 'object' and ${compileFilter(node.filter, el)}), 0)::float8`;
+  const a = levelAlias(ctx, 'sa');
+  const el = elementContext(ctx, valueAt(ctx.shadow, node.path), a);
+  return sql`coalesce((select max(${matchedScore(node.filter, el)}) from jsonb_array_elements(case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end) with ordinality as ${sql.id(a)}(e, i)
+      where jsonb_typeof(${sql.ref(`${a}.e`)}) = 'object' and ${compileFilter(node.filter, el)}), 0)::float8`;
 }
 
 /** Score of a node for a row already known to match it. */
