@@ -25,13 +25,18 @@ function isStrictPrefix(prefix: readonly string[], path: readonly string[]): boo
   return prefix.length < path.length && prefix.every((seg, i) => seg === path[i]);
 }
 
+/** Defines an own property: plain assignment to `__proto__` would set the prototype instead. */
+function put(obj: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 function setPath(out: Record<string, unknown>, path: readonly string[], value: unknown): void {
   let cur = out;
   path.slice(0, -1).forEach((key) => {
     const next = ownValue(cur, key);
     const child = isJsonObject(next) ? next : {};
-    cur[key] = child;
+    put(cur, key, child);
     cur = child;
   });
-  cur[path[path.length - 1] as string] = value;
+  put(cur, path[path.length - 1] as string, value);
 }

@@ -171,4 +171,10 @@ describe('projectDoc', () => {
     expect(projectDoc(customers, [['address', 'city'], ['address']], doc)).toEqual({ address: doc.address });
     expect(projectDoc(customers, [], doc)).toEqual({});
   });
+  it('a key named __proto__ is projected as a key, not a prototype', () => {
+    const odd = JSON.parse('{"address":{"__proto__":{"x":1},"city":"Oslo"}}') as Record<string, unknown>;
+    const out = projectDoc(customers, [['address', '__proto__']], odd);
+    expect(JSON.stringify(out)).toBe('{"address":{"__proto__":{"x":1}}}');
+    expect(Object.getPrototypeOf(out.address)).toBe(Object.prototype);
+  });
 });
