@@ -26,7 +26,9 @@ import { publicSchemas, sharedSchemas } from './schemas.js';
  */
 function authHook(deps: Deps) {
   const resolve = async (req: FastifyRequest): Promise<void> => {
-    const access = accessOf(req.url.split('?')[0] ?? '');
+    // The route the router matched, not the raw URL: the router percent-decodes the path, so
+    // `/admin/%71ueues/...` reaches bull-board while its raw URL looks like any Bearer route.
+    const access = accessOf(req.routeOptions.url ?? req.url.split('?')[0] ?? '');
     if (access === 'public') return;
     if (access === 'bearer' || req.headers.authorization !== undefined) {
       req.principal = await authenticate(deps.db, req);

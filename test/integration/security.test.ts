@@ -92,6 +92,17 @@ describe('security: auth, tenancy, secrets, injection', () => {
     expect((await call('GET', '/admin/api/runs', admin)).statusCode).toBe(200);
   });
 
+  it('judges access by the route matched, so a percent-encoded path cannot reach the queues board with a user token', async () => {
+    for (const url of ['/admin/%71ueues/api/queues', '/admin/%71ueues', '/%61dmin/queues/api/queues']) {
+      const res = await call('GET', url, user);
+      expect(res.statusCode, url).toBe(403);
+      expect((await h.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
+    }
+    const pause = await h.app.inject({ method: 'PUT', url: '/admin/%71ueues/api/queues/syncdex-sync/pause', headers: { authorization: `Bearer ${user}` } });
+    expect(pause.statusCode).toBe(403);
+    expect(await h.deps.syncQueue.isPaused()).toBe(false);
+  });
+
   it('accepts server_side_oauth_secret_id instead of credentials, and never returns either', async () => {
     const res = await call('POST', '/api/v1/integrations/connectors', user, { external_user_id: 'u2', connector_type: 'payments', name: 'OAuth one', server_side_oauth_secret_id: OAUTH_SECRET_ID, replication_config: { entities: ['customers'] } });
     expect(res.statusCode, res.body).toBe(201);
