@@ -84,11 +84,13 @@ export async function createConnector(deps: Deps, principal: Principal, input: C
       secretCiphertext: sealed.ciphertext,
     });
     await ensureEntityStates(tx, c.id, replicatedEntities(c));
+    // The schedule inside the transaction: a queue that refuses it leaves no connector behind
+    // (a client retrying would create a duplicate), and a commit that fails after it leaves only
+    // a schedule whose ticks find no connector. If a first run cannot be queued below, the
+    // schedule's next tick starts it (as a full run: the entity has none yet).
+    await upsertSchedule(deps.scheduleQueue, c);
     return c;
   });
-  // The schedule first: if a first run cannot be queued now, the schedule's next tick starts it
-  // (as a full run: the entity has none yet), so the connector is never left without syncs.
-  await upsertSchedule(deps.scheduleQueue, connector);
   for (const entity of replicatedEntities(connector)) {
     await requestSync(deps, connector, { entity, trigger: 'schedule', mode: 'full' }).catch((e: unknown) =>
       deps.logger.warn({ connector: connector.id, entity, err: { message: (e as Error).message } }, 'first sync not queued; the schedule will start it'),

@@ -3,6 +3,7 @@
  * §4.1, §5.2, §7 rule 7). Pure: returns the normalized value or throws an `invalid_request` whose
  * `path` names the offending field exactly (`replication_config.account_ids`, `credentials.api_key`).
  */
+import { CronExpressionParser } from 'cron-parser';
 import { AppError, joinPath } from '../../errors.js';
 import type { ConfigFieldSpec, ConnectorDef, CredentialMethod } from './types.js';
 
@@ -150,7 +151,23 @@ export function validateSchedule(raw: unknown, path = 'replication_config.schedu
       fail(`schedule "${raw}": invalid ${field.name} field "${part}" (allowed ${field.min}-${field.max}, *, lists, ranges, steps)`, path);
     }
   });
-  return parts.join(' ');
+  const expr = parts.join(' ');
+  const never = neverFires(expr);
+  if (never !== null) fail(`schedule "${raw}" never fires: no date matches its day of month and month (${never})`, path);
+  return expr;
+}
+
+/**
+ * Why a well-formed cron expression has no next date (`0 0 30 2 *`), or null. Asked of the parser
+ * BullMQ schedules with, so whatever passes here also schedules there.
+ */
+function neverFires(expr: string): string | null {
+  try {
+    CronExpressionParser.parse(expr).next();
+    return null;
+  } catch (e) {
+    return (e as Error).message;
+  }
 }
 
 function cronFieldOk(part: string, field: (typeof CRON_FIELDS)[number]): boolean {

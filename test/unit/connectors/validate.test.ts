@@ -90,12 +90,20 @@ describe('validateSchedule', () => {
     ['0 3 * * *', '0 3 * * *'],
     ['0,30 8-18/2 1 jan-jun mon', '0,30 8-18/2 1 jan-jun mon'],
     ['*/5 * * * 7', '*/5 * * * 7'],
+    ['0 0 29 2 *', '0 0 29 2 *'],
+    ['0 0 31 1,4 *', '0 0 31 1,4 *'],
   ])('accepts %s', (input, normalized) => expect(validateSchedule(input)).toBe(normalized));
 
   it.each(['0m', '15s', '1w', '* * * *', '* * * * * *', '60 * * * *', '* 24 * * *', '* * 0 * *', '* * * 13 *', '* * * * 8', '*/0 * * * *', '5-1 * * * *', '', 'daily', '366d', '8761h', '525601m', '100000000000000000000000d'])(
     'rejects %j with the schedule path',
     (input) => expect(errorOf(() => validateSchedule(input)).path).toBe('replication_config.schedule'),
   );
+
+  it.each(['0 0 30 2 *', '0 0 31 4,6 *', '0 0 31 2,4,6,9,11 *'])('rejects %j, a date that never comes, before BullMQ would', (input) => {
+    const e = errorOf(() => validateSchedule(input));
+    expect(e.path).toBe('replication_config.schedule');
+    expect(e.message).toContain('never fires');
+  });
 });
 
 describe('validateStartDate', () => {
