@@ -7,7 +7,7 @@ import { SEARCH_LIMITS } from '../search/dsl/ast.js';
 import { sessionPrincipal } from './admin-session.js';
 import { accessOf, authenticate, requireAdmin } from './auth.js';
 import { handleError } from './error-mapper.js';
-import { rejectNul } from './nul-guard.js';
+import { rejectUnstorable } from './storable-text.js';
 import { createApiMetrics } from './metrics.js';
 import { adminConnectorRoutes } from './routes/admin-connectors.js';
 import { adminRunRoutes } from './routes/admin-runs.js';
@@ -79,7 +79,7 @@ export function buildApi(deps: Deps): FastifyInstance {
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   for (const s of sharedSchemas) app.addSchema(s);
   app.addHook('onRequest', authHook(deps));
-  app.addHook('preValidation', async (req) => rejectNul(req.body, req.url));
+  app.addHook('preValidation', async (req) => rejectUnstorable(req.body, req.url));
   void app.register(swagger, openapiOptions(deps));
   void app.register(async (scope) => {
     healthRoutes(scope, deps);

@@ -184,6 +184,13 @@ describe('security: auth, tenancy, secrets, injection', () => {
     expect(nul.json()).toMatchObject({ error: { code: 'invalid_query', path: 'query.filter.eq.email', message: expect.stringContaining('NUL') } });
     const create = await call('POST', '/api/v1/integrations/connectors', user, { external_user_id: 'u', connector_type: 'payments', name: 'n\u0000', credentials: { api_key: 'k' }, replication_config: {} });
     expect(create.json()).toMatchObject({ error: { code: 'invalid_request', path: 'name' } });
+    // A lone UTF-16 surrogate: valid JSON, but no text Postgres can hold.
+    const lone = await search({ query: { filter: { eq: { email: 'a\ud800b' } } } });
+    expect(lone.statusCode).toBe(400);
+    expect(lone.json()).toMatchObject({ error: { code: 'invalid_query', path: 'query.filter.eq.email', message: expect.stringContaining('surrogate') } });
+    const ads = await call('POST', '/api/v1/integrations/connectors', user, { external_user_id: 'u', connector_type: 'ad_platform_marketing', name: 'n', credentials: { access_token: 't' }, replication_config: { account_ids: ['\udc00'] } });
+    expect(ads.statusCode).toBe(400);
+    expect(ads.json()).toMatchObject({ error: { code: 'invalid_request', path: 'replication_config.account_ids[0]' } });
     // 36 characters of hex or dashes, but not a uuid.
     for (const id of ['0'.repeat(36), '-'.repeat(36)]) expect((await call('GET', `/api/v1/integrations/connectors/${id}`, user)).statusCode, id).toBe(404);
     const badUrl = await call('GET', '/api/v1/integrations/connectors/%E0%A4%A', user);
