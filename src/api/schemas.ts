@@ -82,7 +82,7 @@ export const adminSchemas = {
   cancelRun: admin('Cancel a queued or running run', { params: runParam, body: emptyBody }),
   listConnectors: admin('Every connector (all organizations) with entity status', { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 } } } }),
   getConnector: admin('A connector (any organization) with entity status', { params: idParam }),
-  triggerSync: admin('Trigger a sync of one entity or all', { params: idParam, body: { type: 'object', properties: { entity: { type: 'string' }, mode: { type: 'string', enum: ['full', 'incremental', 'auto'] } } } }, 202),
+  triggerSync: admin('Trigger a sync of one entity (409 while it has an active run) or of all (an entity with an active run keeps it, returned in its place)', { params: idParam, body: { type: 'object', properties: { entity: { type: 'string' }, mode: { type: 'string', enum: ['full', 'incremental', 'auto'] } } } }, 202),
   pause: admin('Pause a connector (schedule removed, active runs cancelled)', { params: idParam, body: emptyBody }),
   resume: admin('Resume a paused connector', { params: idParam, body: emptyBody }),
   resync: admin('Resync an entity: forget the incremental cursor, keep data, run full', { params: entityParams, body: emptyBody }, 202),

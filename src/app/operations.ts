@@ -4,7 +4,7 @@
  * the CLI call these; each is one short transaction plus queue calls.
  */
 import { sql, type Transaction } from 'kysely';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import { findConnector, type Connector } from '../store/connectors-repo.js';
 import { dropSupersededSeen, inheritSeen, lockEntity } from '../store/records-repo.js';
 import { getRun } from '../store/runs-repo.js';
@@ -36,12 +36,29 @@ function entitiesOf(connector: Connector, entity?: string): string[] {
   return [entity];
 }
 
-/** Starts a manual run of one entity (or every replicated entity). */
+/**
+ * Starts a manual run of one entity (409 while it has one active), or of every replicated entity:
+ * then an entity that already has an active run keeps it, and that run is returned in its place,
+ * so the answer covers every entity instead of failing halfway with some runs queued.
+ */
 export async function triggerSync(deps: Deps, connectorId: string, opts: { entity?: string; mode?: RunMode | 'auto' } = {}): Promise<SyncRunRow[]> {
   const connector = await mustConnector(deps, connectorId);
   const runs: SyncRunRow[] = [];
-  for (const entity of entitiesOf(connector, opts.entity)) runs.push(await requestSync(deps, connector, { entity, trigger: 'manual', mode: opts.mode ?? 'auto' }));
+  for (const entity of entitiesOf(connector, opts.entity)) {
+    try {
+      runs.push(await requestSync(deps, connector, { entity, trigger: 'manual', mode: opts.mode ?? 'auto' }));
+    } catch (e) {
+      const active = opts.entity === undefined && isAppError(e) && e.code === 'conflict' ? await activeRunOf(deps, connector.id, entity) : null;
+      if (active === null) throw e;
+      runs.push(active);
+    }
+  }
   return runs;
+}
+
+async function activeRunOf(deps: Deps, connectorId: string, entity: string): Promise<SyncRunRow | null> {
+  const row = await deps.db.selectFrom('sync_runs').select('id').where('connector_id', '=', connectorId).where('entity', '=', entity).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+  return row === undefined ? null : getRun(deps.db, row.id);
 }
 
 /** Cancels a queued or running run: the runner stops before its next page (that page rolls back). */

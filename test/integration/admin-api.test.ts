@@ -45,6 +45,10 @@ describe('admin API (Postgres queue and search backend)', () => {
     const again = await call('POST', `/admin/api/connectors/${connectorId}/sync`, { entity: 'customers' });
     expect(again.statusCode).toBe(409);
     expect((again.json() as Err).error.code).toBe('conflict');
+    // Syncing every entity: the busy one keeps its run, returned in its place (nothing fails halfway).
+    const all = await call('POST', `/admin/api/connectors/${connectorId}/sync`, {});
+    expect(all.statusCode, all.body).toBe(202);
+    expect((all.json() as { runs: Run[] }).runs.map((r) => r.id)).toEqual([run.id]);
     expect((await h.waitRun(run.id)).status).toBe('succeeded');
     h.sandbox.faults.clear();
   });
