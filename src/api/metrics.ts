@@ -3,19 +3,23 @@
  *
  * Runs are executed by worker processes, which expose no HTTP port, so run metrics are derived
  * at scrape time from `sync_runs` (the source of truth every process shares) instead of being
- * counted in the worker: any API replica reports the same run totals (aggregate them with
- * `max`, not `sum`). The sync duration histogram observes each run once per API process, as it
+ * counted in the worker: any API replica sees the same runs (aggregate rates with `max`, not
+ * `sum`). The sync duration histogram observes each run once per API process, as it
  * first sees it finished. Search latency is measured where searches run: in this process.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Deps } from '../app/deps.js';
-import { recordTotals, runsFinishedAfter, runStatusCounts } from '../store/admin-queries.js';
+import { runCountersSince, runsFinishedAfter, runStatusCounts } from '../store/admin-queries.js';
+import { OUTCOMES, RunTally } from './run-tally.js';
 
 /** The metrics of one API app. */
 export interface ApiMetrics {
   readonly registry: Registry;
   readonly searchLatency: Histogram<'connector_type' | 'entity' | 'outcome'>;
 }
+
+/** How long a finished run is still re-read for late changes (its final commit racing a scrape). */
+const FINISHED_GRACE_MS = 5 * 60_000;
 
 const JOB_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized', 'waiting-children'] as const;
 
@@ -30,22 +34,22 @@ function runMetrics(deps: Deps, registry: Registry): void {
       for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
     },
   });
-  // A counter whose total lives in the database: each scrape adds the growth since the last one.
-  let last: Record<string, number> | null = null;
+  // Counts from this process's first scrape on: each scrape adds the runs' growth since the last
+  // one, run by run (RunTally), so pruning old runs never makes it go back.
+  const tally = new RunTally();
+  let since: Date | null = null;
   new Counter({
     name: 'syncdex_records_synced_total',
-    help: 'Records read by sync runs, by write outcome (seen = read; inserted/updated/unchanged/deleted)',
+    help: 'Records read by sync runs since this process started counting, by write outcome (seen = read; inserted/updated/unchanged/deleted)',
     labelNames: ['outcome'],
     registers: [registry],
     async collect() {
-      const totals: Record<string, number> = await recordTotals(deps.db);
-      for (const [outcome, value] of Object.entries(totals)) {
-        const delta = value - (last?.[outcome] ?? 0);
-        // Totals shrink when connectors (and their runs) are deleted: start over, as a process restart would.
-        if (delta < 0) this.reset();
-        this.inc({ outcome }, delta < 0 ? value : delta);
-      }
-      last = totals;
+      const { now, runs } = await runCountersSince(deps.db, since);
+      const growth = tally.advance(runs);
+      for (const outcome of OUTCOMES) this.inc({ outcome }, growth[outcome]);
+      // A run's last page may commit a moment after a scrape's clock reading: keep showing
+      // finished runs for a while, where a repeat adds nothing.
+      since = new Date(now.getTime() - FINISHED_GRACE_MS);
     },
   });
   let seenUntil = new Date(0);

@@ -114,19 +114,19 @@ export async function runStatusCounts(db: Db): Promise<Record<RunStatus, number>
   return out;
 }
 
-/** Records read by every run so far, by outcome of the write (for the records counter). */
-export async function recordTotals(db: Db): Promise<{ seen: number; inserted: number; updated: number; unchanged: number; deleted: number }> {
-  const row = await db
-    .selectFrom('sync_runs')
-    .select([
-      sql<string>`coalesce(sum(seen), 0)`.as('seen'),
-      sql<string>`coalesce(sum(inserted), 0)`.as('inserted'),
-      sql<string>`coalesce(sum(updated), 0)`.as('updated'),
-      sql<string>`coalesce(sum(unchanged), 0)`.as('unchanged'),
-      sql<string>`coalesce(sum(deleted), 0)`.as('deleted'),
-    ])
-    .executeTakeFirstOrThrow();
-  return { seen: Number(row.seen), inserted: Number(row.inserted), updated: Number(row.updated), unchanged: Number(row.unchanged), deleted: Number(row.deleted) };
+/**
+ * The record counters of every run that may have changed since `since` (the active ones and
+ * those finished after it), and the database's clock, which the next call's `since` comes from.
+ */
+export async function runCountersSince(db: Db, since: Date | null): Promise<{ now: Date; runs: { id: string; seen: number; inserted: number; updated: number; unchanged: number; deleted: number }[] }> {
+  const { rows } = await sql<{ id: string; seen: string; inserted: string; updated: string; unchanged: string; deleted: string; now: Date }>`
+    select r.id, r.seen, r.inserted, r.updated, r.unchanged, r.deleted, t.now
+      from (select now() as now) t
+      left join sync_runs r on r.status in ('queued', 'running') or r.finished_at >= ${since ?? new Date(0)}`.execute(db);
+  // The left join yields one row even without runs: the clock always comes back.
+  const now = rows[0]?.now ?? new Date();
+  const runs = rows.filter((r) => r.id !== null).map((r) => ({ id: String(r.id), seen: Number(r.seen), inserted: Number(r.inserted), updated: Number(r.updated), unchanged: Number(r.unchanged), deleted: Number(r.deleted) }));
+  return { now, runs };
 }
 
 /** Runs that finished after `after` (oldest first, capped): the duration histogram observes each once. */
