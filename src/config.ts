@@ -5,7 +5,8 @@ import { z } from 'zod';
 import { AppError } from './errors.js';
 
 const optionalUrl = z.string().url().optional();
-const port = z.coerce.number().int().min(0).max(65535);
+// Digits only: coercion would read "" or " " as port 0, a random port nobody is told about.
+const port = z.string().trim().regex(/^\d+$/, 'must be a port number (1-65535)').transform(Number).pipe(z.number().int().min(1).max(65535));
 
 const schema = z
   .object({

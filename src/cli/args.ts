@@ -49,11 +49,13 @@ export function str(p: Parsed, name: string): string | undefined {
   return typeof v === 'string' ? v : undefined;
 }
 
-/** A positive integer flag, or undefined; anything else is an error naming the flag. */
-export function int(p: Parsed, name: string): number | undefined {
+/** An integer flag within [min, max] (default: at least 1), or undefined; anything else is an error naming the flag. */
+export function int(p: Parsed, name: string, bounds: { min?: number; max?: number } = {}): number | undefined {
   const v = str(p, name);
   if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new AppError('invalid_request', `--${name} must be a non-negative integer, got ${v}`, { path: name });
+  const { min = 1, max = Number.MAX_SAFE_INTEGER } = bounds;
+  // Number('') and Number(' ') are 0: only digits count as an integer here.
+  const n = /^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < min || n > max) throw new AppError('invalid_request', `--${name} must be an integer from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'any size' : max}, got "${v}"`, { path: name });
   return n;
 }

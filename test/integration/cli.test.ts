@@ -87,6 +87,11 @@ describe('syncdex CLI', () => {
     const missing = await cli('replay', '999999');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('not_found');
+    for (const limit of ['0', '', '-3', '1.5']) {
+      const res = await cli('connectors', 'list', '--org', 'cli-org', `--limit=${limit}`);
+      expect(res.code, limit).toBe(1);
+      expect(res.stderr, limit).toContain('--limit must be an integer from 1');
+    }
     expect((await cli('no-such-command')).code).toBe(2);
     expect((await cli()).code).toBe(2);
     const help = await cli('--help');

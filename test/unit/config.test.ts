@@ -23,6 +23,13 @@ describe('config', () => {
     expect((err as AppError).code).toBe('config_invalid');
   });
 
+  it('reads PORT as digits from 1 to 65535: whitespace or 0 is not a silent random port', () => {
+    expect(loadConfig({ PORT: ' 9000 ' }).port).toBe(9000);
+    // Empty means unset (compose passes empty variables through): the default.
+    expect(loadConfig({ PORT: '' }).port).toBe(8080);
+    for (const bad of [' ', '0', '65536', '80.5', '0x50']) expect(() => loadConfig({ PORT: bad }), JSON.stringify(bad)).toThrow(/PORT/);
+  });
+
   it('refuses a runtime URL carrying user:password (it would be echoed into run errors)', () => {
     expect(() => loadConfig({ CONNECTOR_RUNTIME_URL: 'https://user:pw@runtime.example.com' })).toThrow(/CONNECTOR_RUNTIME_URL[\s\S]*CONNECTOR_RUNTIME_TOKEN/);
     expect(loadConfig({ CONNECTOR_RUNTIME_URL: 'https://runtime.example.com/a@b' }).runtimeUrl).toBe('https://runtime.example.com/a@b');

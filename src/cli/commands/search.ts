@@ -13,7 +13,7 @@ export async function searchCommand(argv: string[]): Promise<number> {
   if (str(p, 'filter') !== undefined) query.filter = jsonFlag(str(p, 'filter'), 'filter');
   if (str(p, 'sort') !== undefined) query.sort = jsonFlag(str(p, 'sort'), 'sort');
   const params: Record<string, unknown> = { query };
-  if (int(p, 'limit') !== undefined) params.limit = int(p, 'limit');
+  if (int(p, 'limit', { max: 10_000 }) !== undefined) params.limit = int(p, 'limit', { max: 10_000 });
   if (str(p, 'cursor') !== undefined) params.cursor = str(p, 'cursor');
   if (str(p, 'fields') !== undefined) params.fields = jsonFlag(str(p, 'fields'), 'fields');
   return withDeps(async (deps) => {

@@ -47,7 +47,7 @@ export async function apiCommand(argv: string[]): Promise<number> {
 export async function workerCommand(argv: string[]): Promise<number> {
   const p = parse(argv, { concurrency: { type: 'string' } });
   const deps = buildDeps(loadConfig());
-  const concurrency = int(p, 'concurrency');
+  const concurrency = int(p, 'concurrency', { max: 256 });
   const w = startWorker(deps, concurrency === undefined ? {} : { concurrency });
   deps.logger.info({ queue: deps.queues.kind }, 'worker started');
   const sig = await untilSignal();
@@ -60,10 +60,10 @@ export async function workerCommand(argv: string[]): Promise<number> {
 export async function sandboxCommand(argv: string[]): Promise<number> {
   const p = parse(argv, { size: { type: 'string' }, seed: { type: 'string' }, port: { type: 'string' } });
   const config = loadConfig();
-  const seed = int(p, 'seed');
+  const seed = int(p, 'seed', { min: 0 });
   const size = int(p, 'size');
   const sandbox = new Sandbox({ ...(seed === undefined ? {} : { seed }), ...(size === undefined ? {} : { defaultSize: size }) });
-  const server = await startSandboxServer({ port: int(p, 'port') ?? config.sandboxPort, host: '0.0.0.0', sandbox, ...(config.runtimeToken === undefined ? {} : { token: config.runtimeToken }) });
+  const server = await startSandboxServer({ port: int(p, 'port', { max: 65535 }) ?? config.sandboxPort, host: '0.0.0.0', sandbox, ...(config.runtimeToken === undefined ? {} : { token: config.runtimeToken }) });
   createLogger(config.logLevel).info({ url: server.url }, 'sandbox runtime listening');
   await untilSignal();
   await server.close();
