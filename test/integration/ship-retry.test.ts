@@ -1,0 +1,64 @@
+/**
+ * A run whose final shipping to the index failed after its commit: the job's retry finds the
+ * run succeeded and must still ship, or its changes wait for the entity's next run. Postgres is
+ * real; OpenSearch is the recording HTTP server of the backend's unit tests (no engine runs
+ * here), answering each request the backend makes and accepting or refusing bulk requests.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
+import { getWatermark } from '../../src/store/watermarks-repo.js';
+import { getRun } from '../../src/store/runs-repo.js';
+import { executeRun } from '../../src/worker/sync-runner.js';
+import { fakeOpenSearch, ndjsonLines, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+
+const ALIAS = 'payments__customers';
+const INDEX = `${ALIAS}__1`;
+
+describe('shipping after a run that succeeded', () => {
+  let h: Harness;
+  let os: FakeOpenSearch;
+  let refuseBulk = true;
+  const shipped = new Set<string>();
+
+  /** What an existing index answers; bulk items are all accepted unless refused as a whole. */
+  const answer = (req: Recorded): Reply => {
+    if (req.method === 'GET' && req.path === `/_alias/${ALIAS}`) return { status: 200, body: { [INDEX]: { aliases: { [ALIAS]: {} } } } };
+    if (req.method === 'GET' && req.path === `/${INDEX}`) return { status: 200, body: { [INDEX]: { settings: { index: { uuid: 'uuid-1' } } } } };
+    if (req.path !== '/_bulk') return { status: 200, body: { acknowledged: true } };
+    if (refuseBulk) return { status: 503, body: { error: { type: 'unavailable_shards_exception' }, status: 503 } };
+    const actions = ndjsonLines(req.body).filter((l): l is Record<string, { _id: string }> => typeof l === 'object' && l !== null && ('index' in l || 'delete' in l));
+    const items = actions.map((a) => {
+      const [op, meta] = Object.entries(a)[0] as [string, { _id: string }];
+      shipped.add(meta._id);
+      return { [op]: { _index: INDEX, _id: meta._id, status: 201, result: 'created' } };
+    });
+    return { status: 200, body: { took: 1, errors: false, items } };
+  };
+
+  beforeAll(async () => {
+    h = await startHarness({ worker: false });
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 150 });
+    os = await fakeOpenSearch(answer);
+  });
+  afterAll(async () => {
+    await os?.close();
+    await h?.close();
+  });
+
+  it('a retried job of a succeeded run ships what the failed shipping left behind', async () => {
+    const backend = new OpenSearchBackend({ client: os.client, backoffMs: 1, maxRetries: 1, sleep: async () => undefined });
+    const deps = { ...h.deps, backend };
+    const { id } = await h.createConnector(await h.token());
+    const [run] = await h.runsOf(id);
+    await expect(executeRun(deps, run!.id)).rejects.toMatchObject({ retryable: true });
+    expect(await getRun(h.deps.db, run!.id)).toMatchObject({ status: 'succeeded' });
+    expect(shipped.size).toBe(0);
+    // The index is back; BullMQ retries the job.
+    refuseBulk = false;
+    expect(await executeRun(deps, run!.id)).toBe('skipped');
+    expect(shipped.size).toBe(150);
+    const max = await h.deps.db.selectFrom('records').select((eb) => eb.fn.max('version').as('v')).where('connector_id', '=', id).executeTakeFirstOrThrow();
+    expect(await getWatermark(h.deps.db, INDEX, id, 'customers')).toBe(String(max.v));
+  });
+});
