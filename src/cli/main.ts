@@ -36,7 +36,7 @@ const USAGE = `usage: syncdex <command> [options]
   migrate                         apply database migrations (idempotent)
   api                             serve the HTTP API (and the /admin dashboard) on $PORT
   worker [--concurrency N]        run sync jobs
-  sandbox [--size N] [--seed S]   serve the sandbox connector runtime on $SANDBOX_PORT
+  sandbox [--size N] [--seed S] [--port N]   serve the sandbox connector runtime on --port or $SANDBOX_PORT
   demo [--customers N]            everything embedded: sync customers, run searches
   catalog [--connector C]         connector kinds → entities: actions, id field, searchable fields, source
   connectors create --org O --type T --name N (--credentials JSON | --oauth-secret-id ID) [--config JSON] [--user U]

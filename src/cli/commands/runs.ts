@@ -4,7 +4,7 @@ import { runDetail, runSummary } from '../../api/views.js';
 import { parseRunsQuery } from '../../api/runs-query.js';
 import { AppError } from '../../errors.js';
 import { findRunRow, listRuns, replayChain } from '../../store/admin-queries.js';
-import { output, parse, positional, str } from '../args.js';
+import { int, output, parse, positional, str } from '../args.js';
 import { reportRunEnd, waitForRun } from '../wait-run.js';
 import { withDb, withDeps } from './context.js';
 
@@ -32,7 +32,7 @@ export async function runsCommand(argv: string[]): Promise<number> {
   const json = p.values.json as boolean | undefined;
   if (p.positionals[0] === 'show') return show(positional(p.positionals, 1, 'run'), json);
   if (p.positionals.length > 0) throw new AppError('invalid_request', `unexpected argument ${p.positionals[0]}; usage: syncdex runs [--status S] [--connector C] [--entity E] | runs show <run>`);
-  const { filter, limit } = parseRunsQuery({ connector_id: str(p, 'connector'), entity: str(p, 'entity'), status: str(p, 'status'), since: str(p, 'since'), until: str(p, 'until'), limit: str(p, 'limit') });
+  const { filter, limit } = parseRunsQuery({ connector_id: str(p, 'connector'), entity: str(p, 'entity'), status: str(p, 'status'), since: str(p, 'since'), until: str(p, 'until'), limit: int(p, 'limit', { max: 500 }) });
   return withDb(async (db) => {
     const runs = (await listRuns(db, filter, { limit })).map((r) => runSummary(r));
     output(json, runs, () => (runs.length === 0 ? 'no runs' : runs.map(line).join('\n')));
