@@ -14,6 +14,11 @@
  * it starts: otherwise it could lock the shared row first and then wait (outside Postgres's
  * view) for a write that is blocked on that row, a deadlock nothing would ever break. Partitions
  * read in parallel can hold the same record (a task in two projects); offset paging can repeat one.
+ *
+ * For the same reason writes take the entity lock in page order (`LockTurn`): a later write that
+ * held its shared lock while an operator's exclusive request queued behind it would make the
+ * earlier write's shared request wait behind that one, while the later write waits (in
+ * JavaScript) for the earlier: a cycle Postgres's deadlock detector never sees.
  */
 import type { PageRecord } from '../store/records-repo.js';
 import type { RunCheckpoint } from '../store/schema.js';
@@ -25,8 +30,14 @@ export interface PageBatch {
   readonly checkpoint: RunCheckpoint;
 }
 
+/** A write's turn at the entity lock: wait for `before` (the previous write has its lock), call `taken` once holding it. */
+export interface LockTurn {
+  readonly before: Promise<void>;
+  readonly taken: () => void;
+}
+
 /** Writes a batch in one transaction (records + checkpoint); awaits `previous` before the checkpoint. */
-export type BatchSink = (batch: PageBatch, previous: Promise<void>) => Promise<void>;
+export type BatchSink = (batch: PageBatch, previous: Promise<void>, turn: LockTurn) => Promise<void>;
 
 export class BatchWriter {
   private records: PageRecord[] = [];
@@ -35,6 +46,7 @@ export class BatchWriter {
   private readonly inFlight = new Set<Promise<void>>();
   private tail: Promise<void> = Promise.resolve();
   private tailIds: ReadonlySet<string> = new Set();
+  private tailLocked: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | null = null;
 
   /** `maxRecords` bounds a batch (memory, transaction size): the reader waits beyond it. */
@@ -78,8 +90,14 @@ export class BatchWriter {
     this.checkpoint = null;
     const previous = this.tail;
     const shares = this.inFlight.size > 0 && batch.records.some((r) => this.tailIds.has(r.id));
+    let taken!: () => void;
+    const locked = new Promise<void>((resolve) => (taken = resolve));
+    const turn: LockTurn = { before: this.tailLocked, taken };
+    this.tailLocked = locked;
     // A failed predecessor fails this write too (as `previous` would inside the sink).
-    const write = shares ? previous.then(() => this.sink(batch, previous)) : this.sink(batch, previous);
+    const write = shares ? previous.then(() => this.sink(batch, previous, turn)) : this.sink(batch, previous, turn);
+    // A write that failed before locking must not hold up the turns after it.
+    write.then(taken, taken);
     this.tail = write;
     this.tailIds = new Set(batch.records.map((r) => r.id));
     const slot: Promise<void> = write.then(

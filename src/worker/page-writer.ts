@@ -1,6 +1,7 @@
 /** Writes pages: their records and the run's checkpoint in one transaction (DESIGN §5). */
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
+import type { LockTurn } from './batch-writer.js';
 import { searchableShadow } from '../search/doc.js';
 import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
@@ -72,10 +73,14 @@ export async function writePage(
   checkpoint: RunCheckpoint,
   pages = 1,
   previous: Promise<unknown> = Promise.resolve(),
+  turn: LockTurn = { before: Promise.resolve(), taken: () => undefined },
 ): Promise<PageResult> {
   const unique = prepareRecords(dedupeById(records));
   return db.transaction().execute(async (tx) => {
+    // The previous write's failure surfaces at `previous` below; here it only has to have locked.
+    await turn.before.catch(() => undefined);
     await lockEntity(tx, run.connectorId, run.entity, run.overlapWrites === true ? 'shared' : 'exclusive');
+    turn.taken();
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.
     const stored = await liveHashes(tx, run.connectorId, run.entity, unique.map((r) => r.id));
     const changed = withShadows(unique.filter((r) => stored.get(r.id) !== r.hash), run.searchable, run.lookup);

@@ -117,8 +117,8 @@ function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
   // backend ships nothing, and two overlapping writes keep both Postgres and the worker busy.
   const overlapWrites = !deps.backend.shipsChanges;
   const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: ctx.lookup, overlapWrites };
-  return new BatchWriter(async (batch, previous) => {
-    await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages, previous);
+  return new BatchWriter(async (batch, previous, turn) => {
+    await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages, previous, turn);
     ctx.shipper.poke();
   }, deps.maxBatchRecords, overlapWrites ? 2 : 1);
 }

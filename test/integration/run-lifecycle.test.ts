@@ -12,6 +12,7 @@ import type { Job } from 'bullmq';
 import { scheduleProcessor } from '../../src/worker/schedule-processor.js';
 import type { ScheduleJob } from '../../src/worker/schedules.js';
 import { executeRun, failRun } from '../../src/worker/sync-runner.js';
+import { writePage } from '../../src/worker/page-writer.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 describe('run lifecycle edges', () => {
@@ -175,6 +176,38 @@ describe('run lifecycle edges', () => {
     await settle(replay.id);
     const live = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
     expect(Number(live.n)).toBe(300);
+  });
+
+  it('overlapping page writes take the entity lock in page order: an exclusive request between them cannot deadlock them', async () => {
+    const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await claimRun(h.deps.db, run!.id, 2, 120);
+    const pageRun = { id: run!.id, connectorId: id, entity: 'customers', mode: 'full' as const, attempt: 1, overlapWrites: true };
+    const recs = (p: string) => Array.from({ length: 3 }, (_, i) => ({ id: `lock_${p}_${i}`, data: { id: `lock_${p}_${i}` } }));
+    let aLocked!: () => void;
+    const aTurn = new Promise<void>((r) => (aLocked = r));
+    let aDone!: (v: Promise<unknown>) => void;
+    const aWrite = new Promise<unknown>((r) => (aDone = r));
+    // The later page's write starts first (its connection was ready sooner).
+    const b = writePage(h.deps.db, pageRun, recs('b'), { partition: 0, page: { n: 2 } }, 1, aWrite, { before: aTurn, taken: () => undefined });
+    await new Promise((r) => setTimeout(r, 100));
+    // An operator's reset asks for the entity exclusively in between.
+    const x = h.deps.db.transaction().execute(async (tx) => {
+      await sql`select pg_advisory_xact_lock(hashtextextended(${`${id}/customers`}, 0))`.execute(tx);
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    const a = writePage(h.deps.db, pageRun, recs('a'), { partition: 0, page: { n: 1 } }, 1, Promise.resolve(), { before: Promise.resolve(), taken: aLocked });
+    aDone(a);
+    const hung = new Promise((_, reject) =>
+      setTimeout(() => {
+        // Break the cycle (Postgres never will) so the suite can end, then fail.
+        const terminate = sql`select pg_terminate_backend(pid) from pg_locks
+          where locktype = 'advisory' and pid <> pg_backend_pid() and database = (select oid from pg_database where datname = current_database())`;
+        void terminate.execute(h.deps.db).catch(() => undefined).then(() => reject(new Error('page writes deadlocked behind the exclusive request')));
+      }, 10_000),
+    );
+    await Promise.race([Promise.all([a, b, x]), hung]);
+    expect((await getRun(h.deps.db, run!.id))?.checkpoint).toMatchObject({ page: { n: 2 } });
+    await cancelRun(h.deps, run!.id);
   });
 
   it('a run queued just before its connector was paused is cancelled when claimed, and reads nothing', async () => {

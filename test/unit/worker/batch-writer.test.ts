@@ -74,6 +74,26 @@ describe('BatchWriter', () => {
     expect(s.peak()).toBe(2);
   });
 
+  it('hands out lock turns in page order; a write that fails before locking does not hold up the next', async () => {
+    const events: string[] = [];
+    const sink: BatchSink = async (batch, previous, turn) => {
+      const n = (batch.checkpoint.page as { n: number }).n;
+      await turn.before;
+      events.push(`lock ${n}`);
+      if (n === 1) {
+        await tick(30);
+        throw new Error('write 1 failed before locking');
+      }
+      turn.taken();
+      await previous.catch(() => undefined);
+    };
+    const w = new BatchWriter(sink, 200, 2);
+    await w.add(page(1), cp(1));
+    await w.add(page(2), cp(2));
+    await expect(w.drain()).rejects.toThrow('write 1 failed before locking');
+    expect(events).toEqual(['lock 1', 'lock 2']);
+  });
+
   it('a failed write fails the write overlapping it, and drain throws the first failure', async () => {
     const s = recordingSink((b) => ((b.checkpoint.page as { n: number }).n === 1 ? 40 : 5), (b) => (b.checkpoint.page as { n: number }).n === 1);
     const w = new BatchWriter(s.sink, 200, 2);
