@@ -36,19 +36,33 @@ function laterCursor(cursor: unknown) {
   return sql<string>`case when jsonb_typeof(sync_cursor) = 'number' and (sync_cursor)::numeric > ${cursor} then sync_cursor else ${JSON.stringify(cursor)}::jsonb end`;
 }
 
-/** A run ended: refresh status, counts, last sync time and, on success, the incremental cursor. */
+/**
+ * Records that became live (inserted, or revived from a tombstone) or stopped being live: the
+ * count is kept by each write instead of recounting a whole entity at every run's end.
+ */
+export async function addRecordCount(db: Db, connectorId: string, entity: string, delta: number): Promise<void> {
+  if (delta === 0) return;
+  await db
+    .updateTable('entity_state')
+    .set({ record_count: sql<number>`greatest(record_count + ${delta}, 0)` })
+    .where('connector_id', '=', connectorId)
+    .where('entity', '=', entity)
+    .execute();
+}
+
+/** A run ended: refresh status, last sync time and, on success, the incremental cursor and its tombstones' count. */
 export async function markRunEnded(
   db: Db,
   connectorId: string,
   entity: string,
-  outcome: { ok: boolean; recordCount: number; error?: string; cursor?: unknown },
+  outcome: { ok: boolean; tombstoned?: number; error?: string; cursor?: unknown },
 ): Promise<void> {
   await db
     .updateTable('entity_state')
     .set({
       // A pause made while the run ended stays: only resume lifts it.
       status: sql<EntityStatus>`case when status = 'paused' then 'paused' else ${outcome.ok ? 'ready' : 'error'} end`,
-      record_count: outcome.recordCount,
+      record_count: sql<number>`greatest(record_count - ${outcome.tombstoned ?? 0}, 0)`,
       last_error: outcome.ok ? null : (outcome.error ?? 'failed'),
       ...(outcome.ok ? { last_synced_at: sql<Date>`now()` } : {}),
       ...(outcome.ok && outcome.cursor !== undefined ? { sync_cursor: laterCursor(outcome.cursor) } : {}),

@@ -5,6 +5,7 @@ import type { LockTurn } from './batch-writer.js';
 import { searchableShadow } from '../search/doc.js';
 import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
+import { addRecordCount } from '../store/entity-state-repo.js';
 import { contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
@@ -84,6 +85,9 @@ export async function writePage(
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.
     const stored = await liveHashes(tx, run.connectorId, run.entity, unique.map((r) => r.id));
     const changed = withShadows(unique.filter((r) => stored.get(r.id) !== r.hash), run.searchable, run.lookup);
+    // Not live before (new, or tombstoned): live after this write. Ids are unique within the write,
+    // and no other write of the entity touches them meanwhile (entity lock, disjoint overlaps).
+    const becameLive = changed.reduce((n, r) => n + (stored.has(r.id) ? 0 : 1), 0);
     const counts = await upsertPage(tx, run.connectorId, run.entity, changed);
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
@@ -92,6 +96,8 @@ export async function writePage(
     await previous;
     // A run cancelled while this page was in flight must not gain the page: roll it back.
     if (!(await recordPage(tx, run.id, checkpoint, { ...result, pages }, run.attempt))) throw new RunNotRunning(run.id);
+    // After the run row, as every path that ends or cancels a run locks it: run row, then entity state.
+    await addRecordCount(tx, run.connectorId, run.entity, becameLive);
     return result;
   });
 }

@@ -18,7 +18,7 @@ import { loadSealedSecret, findConnector, type Connector } from '../store/connec
 import { openJson, type Keyring } from '../store/crypto.js';
 import type { DB } from '../store/db.js';
 import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-state-repo.js';
-import { clearSeen, countLive, dropSupersededSeen, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
+import { clearSeen, dropSupersededSeen, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
 import { claimRun, finishRun, getRun, lockOwnedRun, touchRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { BatchWriter } from './batch-writer.js';
@@ -193,9 +193,8 @@ async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
     if (run.mode === 'full') await dropSupersededSeen(tx, connector.id, run.entity, run.id);
     // A superseded execution (its job was redelivered) must not end the run, nor tombstone.
     if (!(await finishRun(tx, run.id, 'succeeded', { deleted, attempt: run.attempts }))) throw new RunNotRunning(run.id);
-    const recordCount = await countLive(tx, connector.id, run.entity);
     const cursor = savedCursor(ctx.maxCursor, ctx.readFrom);
-    await markRunEnded(tx, connector.id, run.entity, { ok: true, recordCount, ...(cursor === null ? {} : { cursor }) });
+    await markRunEnded(tx, connector.id, run.entity, { ok: true, tombstoned: deleted, ...(cursor === null ? {} : { cursor }) });
   });
   await shipAll(deps, connector.id, searchTarget(connector.connectorType, run.entity));
 }
@@ -308,7 +307,6 @@ export async function failRun(deps: SyncDeps, run: { id: string; connectorId: st
     const ended = await finishRun(tx, run.id, 'failed', { error, ...(run.attempt === undefined ? {} : { attempt: run.attempt }) });
     // Cancelled or paused meanwhile: the operator's state stands.
     if (!ended) return;
-    const recordCount = await countLive(tx, run.connectorId, run.entity);
-    await markRunEnded(tx, run.connectorId, run.entity, { ok: false, recordCount, error: err.message });
+    await markRunEnded(tx, run.connectorId, run.entity, { ok: false, error: err.message });
   });
 }

@@ -60,6 +60,9 @@ describe('crash-resume: a full sync survives workers killed with SIGKILL', () =>
     expect(final.checkpoint?.partitions).toHaveLength(8);
     const total = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).executeTakeFirstOrThrow();
     expect(Number(total.n)).toBe(SIZE);
+    // The entity's count is kept page by page: no killed page may have counted, nor a resumed one twice.
+    const state = await h.deps.db.selectFrom('entity_state').select('record_count').where('connector_id', '=', id).where('entity', '=', 'customers').executeTakeFirstOrThrow();
+    expect(Number(state.record_count)).toBe(SIZE);
     await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
     await expectIndexEqualsStore(h, token, id, 'customers');
     expect(await survivor.kill('SIGTERM')).toBe(0);
