@@ -18,8 +18,11 @@ export interface ApiMetrics {
   readonly searchLatency: Histogram<'connector_type' | 'entity' | 'outcome'>;
 }
 
-/** How long a finished run is still re-read for late changes (its final commit racing a scrape). */
-const FINISHED_GRACE_MS = 5 * 60_000;
+/**
+ * How long a finished run is still re-read for late changes: `finished_at` is when its final
+ * transaction began, and that transaction (tombstoning a large entity) can outlast a scrape.
+ */
+const FINISHED_GRACE_MS = 60 * 60_000;
 
 const JOB_STATES = ['waiting', 'active', 'delayed', 'completed', 'failed', 'prioritized', 'waiting-children'] as const;
 

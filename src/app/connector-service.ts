@@ -67,6 +67,26 @@ export function replicatedEntities(connector: Pick<Connector, 'connectorType' | 
   return Array.isArray(chosen) ? all.filter((e) => chosen.includes(e)) : all;
 }
 
+/**
+ * How long creating a connector waits for its schedule. A queue that is down does not fail
+ * (its client reconnects forever): without a bound the request would hang. A schedule that
+ * lands after the connector was taken back out only ticks into "no such connector".
+ */
+const SCHEDULE_TIMEOUT_MS = 10_000;
+
+/** `p`, or a retryable `unavailable` after `ms`. */
+async function withinMs<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError('unavailable', message, { retryable: true, retryAfterSec: 5 })), ms);
+  });
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Creates a connector and queues its first sync; returns it with entity status. */
 export async function createConnector(deps: Deps, principal: Principal, input: CreateConnectorInput): Promise<ConnectorView> {
   const id = randomUUID();
@@ -84,13 +104,18 @@ export async function createConnector(deps: Deps, principal: Principal, input: C
       secretCiphertext: sealed.ciphertext,
     });
     await ensureEntityStates(tx, c.id, replicatedEntities(c));
-    // The schedule inside the transaction: a queue that refuses it leaves no connector behind
-    // (a client retrying would create a duplicate), and a commit that fails after it leaves only
-    // a schedule whose ticks find no connector. If a first run cannot be queued below, the
-    // schedule's next tick starts it (as a full run: the entity has none yet).
-    await upsertSchedule(deps.scheduleQueue, c);
     return c;
   });
+  // After the commit, so a slow queue never holds a database connection in an open transaction.
+  // A queue that refuses the schedule takes the connector back out: a client retrying must not
+  // end up with a duplicate that never syncs. If a first run cannot be queued below, the
+  // schedule's next tick starts it (as a full run: the entity has none yet).
+  try {
+    await withinMs(upsertSchedule(deps.scheduleQueue, connector), SCHEDULE_TIMEOUT_MS, 'the schedule queue did not answer; try again');
+  } catch (e) {
+    await deps.db.deleteFrom('connectors').where('id', '=', connector.id).execute();
+    throw e;
+  }
   for (const entity of replicatedEntities(connector)) {
     await requestSync(deps, connector, { entity, trigger: 'schedule', mode: 'full' }).catch((e: unknown) =>
       deps.logger.warn({ connector: connector.id, entity, err: { message: (e as Error).message } }, 'first sync not queued; the schedule will start it'),

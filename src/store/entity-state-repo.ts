@@ -50,19 +50,22 @@ export async function addRecordCount(db: Db, connectorId: string, entity: string
     .execute();
 }
 
-/** A run ended: refresh status, last sync time and, on success, the incremental cursor and its tombstones' count. */
+/**
+ * A run ended: refresh status, last sync time and, on success, the incremental cursor and the
+ * record count (`recordCount` when the caller counted, e.g. a full run; else minus `tombstoned`).
+ */
 export async function markRunEnded(
   db: Db,
   connectorId: string,
   entity: string,
-  outcome: { ok: boolean; tombstoned?: number; error?: string; cursor?: unknown },
+  outcome: { ok: boolean; recordCount?: number; tombstoned?: number; error?: string; cursor?: unknown },
 ): Promise<void> {
   await db
     .updateTable('entity_state')
     .set({
       // A pause made while the run ended stays: only resume lifts it.
       status: sql<EntityStatus>`case when status = 'paused' then 'paused' else ${outcome.ok ? 'ready' : 'error'} end`,
-      record_count: sql<number>`greatest(record_count - ${outcome.tombstoned ?? 0}, 0)`,
+      record_count: outcome.recordCount ?? sql<number>`greatest(record_count - ${outcome.tombstoned ?? 0}, 0)`,
       last_error: outcome.ok ? null : (outcome.error ?? 'failed'),
       ...(outcome.ok ? { last_synced_at: sql<Date>`now()` } : {}),
       ...(outcome.ok && outcome.cursor !== undefined ? { sync_cursor: laterCursor(outcome.cursor) } : {}),

@@ -89,12 +89,9 @@ export async function claimRun(db: Kysely<DB>, id: string, maxPerConnector: numb
       .where('id', '<>', id)
       .where('heartbeat_at', '>', sql<Date>`now() - make_interval(secs => ${staleSec})`)
       .executeTakeFirstOrThrow();
-    if (Number(busy.n) >= maxPerConnector) {
-      // A redelivered run (its worker died) still holds its place while it waits: without a beat
-      // it would look abandoned after a while and be failed instead of resumed.
-      if (run.status === 'running') await tx.updateTable('sync_runs').set({ heartbeat_at: sql<Date>`now()` }).where('id', '=', id).execute();
-      return { kind: 'throttled' } as const;
-    }
+    // A redelivered run waiting here keeps its old beat on purpose: runs that refreshed it while
+    // throttled would count as busy for each other and could wait on each other forever.
+    if (Number(busy.n) >= maxPerConnector) return { kind: 'throttled' } as const;
     // A run queued (or a job redelivered) just before its connector was paused must not read.
     const connector = await tx.selectFrom('connectors').select('status').where('id', '=', run.connector_id).executeTakeFirst();
     if (connector?.status !== 'active') {

@@ -77,9 +77,10 @@ export async function writePage(
   turn: LockTurn = { before: Promise.resolve(), taken: () => undefined },
 ): Promise<PageResult> {
   const unique = prepareRecords(dedupeById(records));
+  // Before taking a pooled connection: waiting for the turn while holding one could starve the
+  // pool of the connection the previous write still needs. Its failure surfaces at `previous`.
+  await turn.before.catch(() => undefined);
   return db.transaction().execute(async (tx) => {
-    // The previous write's failure surfaces at `previous` below; here it only has to have locked.
-    await turn.before.catch(() => undefined);
     await lockEntity(tx, run.connectorId, run.entity, run.overlapWrites === true ? 'shared' : 'exclusive');
     turn.taken();
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.

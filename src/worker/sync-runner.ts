@@ -9,7 +9,7 @@ import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
 import { boundSeconds, firstPageParams, nextPageParams, readCall, readLowerBound, recordsOf, withDerivedFields, type Partition } from '../connectors/planner.js';
 import type { ConnectorRuntime, RuntimePage } from '../connectors/runtime-client.js';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { SearchBackend } from '../search/backend.js';
 import { BackgroundShipper, shipAll } from '../search/indexer.js';
@@ -18,7 +18,7 @@ import { loadSealedSecret, findConnector, type Connector } from '../store/connec
 import { openJson, type Keyring } from '../store/crypto.js';
 import type { DB } from '../store/db.js';
 import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-state-repo.js';
-import { clearSeen, dropSupersededSeen, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
+import { clearSeen, countLive, dropSupersededSeen, lockEntity, tombstoneUnseen, type PageRecord } from '../store/records-repo.js';
 import { claimRun, finishRun, getRun, lockOwnedRun, touchRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { BatchWriter } from './batch-writer.js';
@@ -106,7 +106,12 @@ function trackCursor(ctx: RunContext, records: readonly Record<string, unknown>[
 
 function fetchOne(deps: SyncDeps, ctx: RunContext, params: Record<string, unknown>): Promise<RuntimePage> {
   const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params };
-  const p = fetchPage(deps.runtime, call, { signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ code: e.code, waitMs }, e.message) });
+  const fetched = fetchPage(deps.runtime, call, { signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ code: e.code, waitMs }, e.message) });
+  // A get read answers for one record: a 404 says it is gone, which a full run then tombstones.
+  const p = call.action !== 'get' ? fetched : fetched.catch((e: unknown) => {
+    if (isAppError(e) && e.upstreamStatus === 404) return { data: null, meta: {} };
+    throw e;
+  });
   // Prefetched pages may fail while the current page is written; the failure surfaces when awaited.
   p.catch(() => undefined);
   return p;
@@ -194,7 +199,11 @@ async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
     // A superseded execution (its job was redelivered) must not end the run, nor tombstone.
     if (!(await finishRun(tx, run.id, 'succeeded', { deleted, attempt: run.attempts }))) throw new RunNotRunning(run.id);
     const cursor = savedCursor(ctx.maxCursor, ctx.readFrom);
-    await markRunEnded(tx, connector.id, run.entity, { ok: true, tombstoned: deleted, ...(cursor === null ? {} : { cursor }) });
+    // Page writes keep the count; a full run, which has just walked every live record to find the
+    // unseen ones, also recounts them, so a count that drifted (a run resumed across an upgrade
+    // from before per-write counting) heals at the next full run.
+    const count = run.mode === 'full' ? { recordCount: await countLive(tx, connector.id, run.entity) } : { tombstoned: deleted };
+    await markRunEnded(tx, connector.id, run.entity, { ok: true, ...count, ...(cursor === null ? {} : { cursor }) });
   });
   await shipAll(deps, connector.id, searchTarget(connector.connectorType, run.entity));
 }

@@ -153,15 +153,6 @@ describe('run lifecycle edges', () => {
     expect(await getRun(h.deps.db, run!.id)).toMatchObject({ status: 'failed', error: { message: 'live execution failed' } });
   });
 
-  it('a redelivered run waiting for a connector slot keeps its heartbeat, so it is not reaped as abandoned', async () => {
-    const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
-    await sql`update sync_runs set status = 'running', attempts = 1, heartbeat_at = now() - interval '9 minutes' where id = ${run!.id}::bigint`.execute(h.deps.db);
-    expect((await claimRun(h.deps.db, run!.id, 0, 120)).kind).toBe('throttled');
-    const beat = (await getRun(h.deps.db, run!.id))?.heartbeat_at?.getTime() ?? 0;
-    expect(Date.now() - beat).toBeLessThan(60_000);
-    await cancelRun(h.deps, run!.id);
-  });
-
   it('a reset drops the seen-sets of earlier failed full runs: replaying one starts over instead of resuming', async () => {
     const [failed] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
     await claimRun(h.deps.db, failed!.id, 2, 120);
@@ -221,5 +212,21 @@ describe('run lifecycle edges', () => {
     expect(await getRun(h.deps.db, queued!.id)).toMatchObject({ status: 'cancelled' });
     const state = await h.deps.db.selectFrom('entity_state').select('status').where('connector_id', '=', id).executeTakeFirstOrThrow();
     expect(state.status).toBe('paused');
+  });
+  // Last: it closes the schedule queue.
+  it('a connector whose schedule the queue does not take is taken back out: nothing half-created for a retry to duplicate', async () => {
+    const count = async () => Number((await h.deps.db.selectFrom('connectors').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    await h.deps.scheduleQueue.close();
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/integrations/connectors',
+      headers: { authorization: `Bearer ${await h.token()}` },
+      payload: { external_user_id: 'u9', connector_type: 'payments', name: 'Refused', credentials: { api_key: 'k' }, replication_config: { entities: ['customers'] } },
+    });
+    // A queue that is down hangs rather than fails: the create gives up after 10 s.
+    expect(res.statusCode, res.body).toBe(503);
+    expect(res.json()).toMatchObject({ error: { code: 'unavailable' } });
+    expect(await count()).toBe(before);
   });
 });

@@ -123,6 +123,16 @@ describe('sync of every entity of every connector kind', () => {
     expect((res.json() as { hits: { data: { account_id: string } }[] }).hits.map((x) => x.data.account_id)).toEqual(['111', '222']);
   });
 
+  it('a configured ad account that is gone (its get answers 404) is tombstoned by the next full run, not a failed run', async () => {
+    const id = connectors.get('ad_platform_marketing')!;
+    const scope = h.sandbox.partitions('ad_platform_marketing', 'ad_account', SANDBOX_CONFIG).find((p) => p.params.account_id === '222')?.scope;
+    h.sandbox.mutate('ad_platform_marketing', 'ad_account', { delete: 1 }, scope);
+    const run = await createRun(h.deps.db, { connectorId: id, entity: 'ad_account', trigger: 'manual', mode: 'full' });
+    expect(await executeRun(h.deps, run.id)).toBe('succeeded');
+    expect(await getRun(h.deps.db, run.id)).toMatchObject({ status: 'succeeded', deleted: '1' });
+    expect(await countLive(h.deps.db, id, 'ad_account')).toBe(1);
+  });
+
   it('pages where the data exceeds the largest page', () => {
     for (const [type, entity, size] of SIZES) {
       const run = runs.find((r) => r.connector_id === connectors.get(type) && r.entity === entity);

@@ -121,7 +121,9 @@ export function nextPageParams(entity: EntityDef, prev: Record<string, unknown>,
  */
 export function recordsOf(entity: EntityDef, data: unknown): Record<string, unknown>[] {
   if (entity.read?.action === 'get') {
-    if (typeof data === 'object' && data !== null && !Array.isArray(data)) return [data as Record<string, unknown>];
+    // null: the record does not exist (the worker turns a get's 404 into that).
+    if (data === null) return [];
+    if (typeof data === 'object' && !Array.isArray(data)) return [data as Record<string, unknown>];
     throw new AppError('upstream_error', `runtime answer to ${entity.name} get is not a record`, { retryable: true });
   }
   const path = entity.read?.recordsPath;

@@ -114,5 +114,6 @@ describe('none paging and records', () => {
     expect(recordsOf(e, { id: 'act_111', account_id: '111' })).toEqual([{ id: 'act_111', account_id: '111' }]);
     expect(nextPageParams(e, { account_id: '111' }, { records: recs('act_111'), meta: {} })).toBeNull();
     expect(() => recordsOf(e, [{ id: 'act_111' }])).toThrow(/not a record/);
+    expect(recordsOf(e, null)).toEqual([]);
   });
 });

@@ -232,7 +232,7 @@ const ad_account: EntityDef = {
   // Params not shown: the Graph node of one account (`act_<id>`), addressed like the edges under it.
   params: { account_id: { type: 'string', required: true }, fields: { type: 'string' } },
   // No list: one `get` per configured account id. A full run that no longer finds an account
-  // (dropped from account_ids) tombstones it like any record missing from a list.
+  // (dropped from account_ids, or a get answering 404) tombstones it like any record missing from a list.
   read: { action: 'get', paging: { style: 'none' }, partitions: perAccount.partitions },
   rules: ['Replicated by one `get` per configured account id (no list exists); `ad_accounts` is the directory of every reachable account'],
 };
