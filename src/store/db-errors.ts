@@ -9,6 +9,7 @@ import { AppError } from '../errors.js';
 const TRANSIENT_CODES = new Set([
   '40001', // serialization_failure
   '40P01', // deadlock_detected
+  '25P03', // idle_in_transaction_session_timeout (the session was ended; see db.ts)
   '53300', // too_many_connections
   '55P03', // lock_not_available
   '57P01', // admin_shutdown

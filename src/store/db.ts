@@ -8,9 +8,18 @@ export type Db = Kysely<DB> | Transaction<DB>;
 
 // int8 (counts, versions) arrive as strings; keep them so, callers convert where they need numbers.
 /** Creates the kysely instance over a pg pool (optionally with a per-statement timeout). The caller owns `destroy()`. */
+/**
+ * Longest a transaction may sit idle, waiting on our own code. The longest legitimate wait (a
+ * page write waiting for the write before it, a shipper waiting on its bulk request with
+ * retries) takes seconds to a few minutes; a wait Postgres cannot see as a deadlock (two writes
+ * waiting on each other through JavaScript) would otherwise hold its locks forever. Ending the
+ * session makes it a transient error: the run retries from its checkpoint.
+ */
+export const IDLE_IN_TRANSACTION_MS = 10 * 60_000;
+
 export function createDb(databaseUrl: string, max = 10, opts: { statementTimeoutMs?: number } = {}): { db: Kysely<DB>; pool: pg.Pool } {
   const timeout = opts.statementTimeoutMs === undefined ? {} : { statement_timeout: opts.statementTimeoutMs };
-  const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'syncdex', ...timeout });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'syncdex', idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS, ...timeout });
   // An idle client erroring (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   // pg-pool only listens for errors on idle clients. A checked-out client whose server goes

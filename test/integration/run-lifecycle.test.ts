@@ -201,6 +201,11 @@ describe('run lifecycle edges', () => {
     await cancelRun(h.deps, run!.id);
   });
 
+  it('ends a transaction left idle for 10 minutes, so a wait Postgres cannot see never holds locks forever', async () => {
+    const { rows } = await sql<{ v: string }>`select current_setting('idle_in_transaction_session_timeout') as v`.execute(h.deps.db);
+    expect(rows[0]?.v).toBe('10min');
+  });
+
   it('a run queued just before its connector was paused is cancelled when claimed, and reads nothing', async () => {
     const [queued] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
     // The pause lands after the run was queued (a schedule tick racing pauseConnector).

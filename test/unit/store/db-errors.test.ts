@@ -4,7 +4,7 @@ import { isTransientDbError, transientDbError } from '../../../src/store/db-erro
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
 describe('transient database errors', () => {
-  it.each(['40001', '40P01', '57P01', '57P03', '08006', '08001', '53300', 'ECONNREFUSED', 'ECONNRESET'])('retries SQLSTATE/errno %s', (code) => {
+  it.each(['40001', '40P01', '25P03', '57P01', '57P03', '08006', '08001', '53300', 'ECONNREFUSED', 'ECONNRESET'])('retries SQLSTATE/errno %s', (code) => {
     expect(isTransientDbError(withCode(code))).toBe(true);
   });
 
