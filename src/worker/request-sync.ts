@@ -5,6 +5,7 @@ import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
 import { AppError } from '../errors.js';
 import type { Connector } from '../store/connectors-repo.js';
 import type { DB } from '../store/db.js';
+import { isTransientDbError } from '../store/db-errors.js';
 import { ensureEntityStates, getEntityState } from '../store/entity-state-repo.js';
 import { createRun, finishRun, reapAbandonedRuns, setRunJob } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode, RunTrigger, SyncRunRow } from '../store/schema.js';
@@ -47,6 +48,21 @@ async function resolveMode(db: Kysely<DB>, connector: Connector, req: SyncReques
 }
 
 /** Creates a queued run and its job. A second active run of the same entity is a `conflict`. */
+/**
+ * Adds the run's job. A pooled connection the database or Redis dropped (a restart, a failover)
+ * fails its first command; the next try takes a live one, and the job id makes a repeat a no-op.
+ */
+async function enqueueSync(deps: EnqueueDeps, runId: string, jobId: string, tries = 3): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await deps.syncQueue.add('sync', { runId }, { jobId, ...SYNC_RETRY, removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000 } });
+      return;
+    } catch (e) {
+      if (attempt >= tries || !isTransientDbError(e)) throw e;
+    }
+  }
+}
+
 export async function requestSync(deps: EnqueueDeps, connector: Connector, req: SyncRequest): Promise<SyncRunRow> {
   if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
   const mode = await resolveMode(deps.db, connector, req);
@@ -62,7 +78,7 @@ export async function requestSync(deps: EnqueueDeps, connector: Connector, req: 
     throw e;
   }
   try {
-    await deps.syncQueue.add('sync', { runId: run.id }, { jobId, ...SYNC_RETRY, removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000 } });
+    await enqueueSync(deps, run.id, jobId);
   } catch (e) {
     await finishRun(deps.db, run.id, 'failed', { error: { code: 'unavailable', message: `could not enqueue the run: ${(e as Error).message}` } });
     throw new AppError('unavailable', 'the queue is unavailable; try again', { retryable: true, cause: e });
