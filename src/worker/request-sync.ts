@@ -48,17 +48,22 @@ async function resolveMode(db: Kysely<DB>, connector: Connector, req: SyncReques
 }
 
 /** Creates a queued run and its job. A second active run of the same entity is a `conflict`. */
+/** Pauses before the second and third try of an enqueue. */
+const ENQUEUE_BACKOFF_MS = [100, 500];
+
 /**
  * Adds the run's job. A pooled connection the database or Redis dropped (a restart, a failover)
- * fails its first command; the next try takes a live one, and the job id makes a repeat a no-op.
+ * fails its first command; a later try takes a live one, and the job id makes a repeat a no-op.
  */
-async function enqueueSync(deps: EnqueueDeps, runId: string, jobId: string, tries = 3): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
+async function enqueueSync(deps: EnqueueDeps, runId: string, jobId: string): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
     try {
       await deps.syncQueue.add('sync', { runId }, { jobId, ...SYNC_RETRY, removeOnComplete: { count: 1000 }, removeOnFail: { count: 5000 } });
       return;
     } catch (e) {
-      if (attempt >= tries || !isTransientDbError(e)) throw e;
+      const pause = ENQUEUE_BACKOFF_MS[attempt];
+      if (pause === undefined || !isTransientDbError(e)) throw e;
+      await new Promise((r) => setTimeout(r, pause));
     }
   }
 }

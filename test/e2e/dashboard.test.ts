@@ -62,7 +62,7 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.click('#login-form button[type=submit]');
     const row = page.locator(`tr[data-run-id="${failedRunId}"][data-status="failed"]`);
     await row.waitFor({ timeout: 15_000 });
-    await expect.poll(() => row.locator('.error-cell').innerText()).toContain('token revoked upstream');
+    await expect.poll(() => row.locator('.error-cell').innerText(), { timeout: 15_000 }).toContain('token revoked upstream');
     const stored = await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(k: string): string | null } }).sessionStorage.getItem('syncdex.adminToken'));
     expect(stored).toBe(admin);
   });
@@ -78,7 +78,7 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard in headless Chromium', () => {
     const questions: string[] = [];
     page.once('dialog', (d) => void (questions.push(d.message()), d.accept()));
     await page.locator(`tr[data-run-id="${failedRunId}"] button[data-action="replay"]`).click();
-    await expect.poll(() => questions.length).toBe(1);
+    await expect.poll(() => questions.length, { timeout: 15_000 }).toBe(1);
     expect(questions[0]).toContain(`#${failedRunId}`);
     const replayOf = async () => (await h.deps.db.selectFrom('sync_runs').select('id').where('replay_of', '=', failedRunId).executeTakeFirst())?.id;
     await expect.poll(replayOf, { timeout: 10_000 }).toBeDefined();

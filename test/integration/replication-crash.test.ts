@@ -34,13 +34,17 @@ describe('crash-resume: a full sync survives workers killed with SIGKILL', () =>
     const [run] = await h.runsOf(id);
     const runId = run!.id;
     let lastPages = 0;
+    let lastAttempts = (await getRun(h.deps.db, runId))?.attempts ?? 0;
     for (let k = 0; k < KILLS; k++) {
       const w = spawnWorker({ ...h.env, ...env });
       workers.push(w);
-      // Wait for this worker to make progress, then kill it at a random moment mid-page.
-      for (let t = 0; t < 600; t++) {
+      // Wait until this worker has claimed the run and written a page (a dead worker's last commit
+      // alone must not count), then kill it at a random moment mid-page.
+      const deadline = Date.now() + 120_000;
+      for (;;) {
         const cur = await getRun(h.deps.db, runId);
-        if ((cur?.pages ?? 0) > lastPages) break;
+        if ((cur?.attempts ?? 0) > lastAttempts && (cur?.pages ?? 0) > lastPages) break;
+        if (Date.now() > deadline) throw new Error(`worker ${k + 1} made no progress in 120 s: ${w.output.join('').slice(-1000)}`);
         await sleep(50);
       }
       await sleep(200 + Math.floor(Math.random() * 1500));
@@ -48,6 +52,7 @@ describe('crash-resume: a full sync survives workers killed with SIGKILL', () =>
       const cur = await getRun(h.deps.db, runId);
       expect(cur?.status, `run ended before kill ${k + 1}: make the dataset bigger`).toBe('running');
       lastPages = cur?.pages ?? 0;
+      lastAttempts = cur?.attempts ?? lastAttempts;
     }
     const survivor = spawnWorker({ ...h.env, ...env });
     workers.push(survivor);
@@ -71,15 +76,22 @@ describe('crash-resume: a full sync survives workers killed with SIGKILL', () =>
   it('SIGTERM finishes the current page, saves the checkpoint, exits 0; another worker resumes the same run', async () => {
     const second = (await h.createConnector(token)).id;
     const [run] = await h.runsOf(second);
-    const w = spawnWorker({ ...h.env, ...env });
+    // A long job lock: SIGTERM hands the job back at once, and a loaded machine stalling past a
+    // short lock must not add a redelivery of its own to the attempts counted below.
+    const calm = { ...env, WORKER_LOCK_MS: '60000' };
+    const w = spawnWorker({ ...h.env, ...calm });
     workers.push(w);
-    for (let t = 0; t < 600 && ((await getRun(h.deps.db, run!.id))?.pages ?? 0) < 20; t++) await sleep(50);
+    const deadline = Date.now() + 120_000;
+    while (((await getRun(h.deps.db, run!.id))?.pages ?? 0) < 20) {
+      if (Date.now() > deadline) throw new Error(`no 20 pages in 120 s: ${w.output.join('').slice(-1000)}`);
+      await sleep(50);
+    }
     expect(await w.kill('SIGTERM')).toBe(0);
     const paused = await getRun(h.deps.db, run!.id);
     expect(paused?.status).toBe('running');
     expect(paused?.pages).toBeGreaterThanOrEqual(20);
     expect(paused?.checkpoint?.page).toMatchObject({ starting_after: expect.stringMatching(/^cus_/) });
-    const next = spawnWorker({ ...h.env, ...env });
+    const next = spawnWorker({ ...h.env, ...calm });
     workers.push(next);
     const final = await h.waitRun(run!.id, 240_000).catch(async (e: Error) => {
       const activity = await sql<{ s: string }>`select state || ' ' || coalesce(wait_event_type, '') || ':' || coalesce(wait_event, '') || ' ' || left(query, 120) as s from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()`.execute(h.deps.db);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { replayRun, triggerSync } from '../../src/app/operations.js';
@@ -86,7 +86,7 @@ describe('upstream faults during a sync', () => {
       const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
       await blocker.query('begin; lock table records in share mode');
       const waiting = sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'syncdex' and wait_event_type = 'Lock'`;
-      for (let t = 0; t < 400 && (await waiting.execute(h.deps.db)).rows[0]!.n === 0; t++) await new Promise((r) => setTimeout(r, 25));
+      await vi.waitFor(async () => expect((await waiting.execute(h.deps.db)).rows[0]!.n).toBeGreaterThan(0), { timeout: 60_000, interval: 25 });
       // What a failover does to the app: every syncdex connection dies, one of them mid-write.
       await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'syncdex' and pid <> pg_backend_pid()`.execute(h.deps.db);
       await blocker.query('rollback');

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { inject } from 'vitest';
 import { triggerSync } from '../../src/app/operations.js';
 import { getRun } from '../../src/store/runs-repo.js';
@@ -76,10 +76,10 @@ describe.skipIf(redisBin === null)('a Redis restart during a run', () => {
     const token = await h.token();
     const ids = [(await h.createConnector(token)).id, (await h.createConnector(token)).id, (await h.createConnector(token)).id];
     const runs = (await Promise.all(ids.map((c) => h.runsOf(c)))).flat();
-    for (let t = 0; t < 400 && ((await getRun(h.deps.db, runs[0]!.id))?.pages ?? 0) < 3; t++) await new Promise((r) => setTimeout(r, 25));
+    await vi.waitFor(async () => expect((await getRun(h.deps.db, runs[0]!.id))?.pages ?? 0).toBeGreaterThanOrEqual(3), { timeout: 60_000, interval: 25 });
     await redis.restart();
     h.sandbox.faults.clear();
     for (const r of runs) expect(await h.waitRun(r.id, 120_000)).toMatchObject({ status: 'succeeded', error: null });
     for (const c of ids) await expectStoreEqualsSandbox(h, c, 'payments', 'customers');
-  });
+  }, 400_000);
 });

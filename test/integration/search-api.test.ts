@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
 import { runSearch } from '../../src/search/search-service.js';
 import { createDb } from '../../src/store/db.js';
@@ -119,7 +119,7 @@ describe('search through the execute endpoint (Postgres backend)', () => {
       await blocker.query('begin; lock table records in access exclusive mode');
       const pending = search({ query: { filter: { eq: { currency: 'eur' } } } });
       const waiting = sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'syncdex' and wait_event_type = 'Lock'`;
-      for (let t = 0; t < 400 && (await waiting.execute(h.deps.db)).rows[0]!.n === 0; t++) await new Promise((r) => setTimeout(r, 25));
+      await vi.waitFor(async () => expect((await waiting.execute(h.deps.db)).rows[0]!.n).toBeGreaterThan(0), { timeout: 20_000, interval: 25 });
       await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'syncdex' and wait_event_type = 'Lock'`.execute(h.deps.db);
       const res = await pending;
       expect(res.statusCode).toBe(503);

@@ -143,7 +143,7 @@ describe('sync of every entity of every connector kind', () => {
 
   it('reads partitions in parallel, never more at once than partitionConcurrency', async () => {
     const { id } = await h.createConnector(await h.token(), { connector_type: 'table_platform', name: 'Parallel', credentials: { api_key: 'k' }, replication_config: { entities: ['bases'] } });
-    await waitAll(h, [id], 30_000);
+    await waitAll(h, [id], 90_000);
     await ensureEntityStates(h.deps.db, id, ['tables']);
     const run = await createRun(h.deps.db, { connectorId: id, entity: 'tables', trigger: 'manual', mode: 'full' });
     let inFlight = 0;
@@ -153,7 +153,9 @@ describe('sync of every entity of every connector kind', () => {
         if (call.entity !== 'tables') return h.deps.runtime.execute(call, signal);
         peak = Math.max(peak, ++inFlight);
         try {
-          await new Promise((r) => setTimeout(r, 25));
+          // Hold each call until three are in flight (or a second passed): the peak then shows
+          // the bound, not how fast this machine happens to start the chains.
+          for (let t = 0; t < 200 && inFlight < 3 && peak < 3; t++) await new Promise((r) => setTimeout(r, 5));
           return await h.deps.runtime.execute(call, signal);
         } finally {
           inFlight--;
@@ -170,7 +172,7 @@ describe('sync of every entity of every connector kind', () => {
 
   it('a resumed run keeps its partition list even when the parents changed meanwhile', async () => {
     const { id } = await h.createConnector(await h.token(), { connector_type: 'table_platform', name: 'Tables', credentials: { api_key: 'k' }, replication_config: { entities: ['bases'] } });
-    await waitAll(h, [id], 30_000);
+    await waitAll(h, [id], 90_000);
     await ensureEntityStates(h.deps.db, id, ['tables']);
     const run = await createRun(h.deps.db, { connectorId: id, entity: 'tables', trigger: 'manual', mode: 'full' });
     // The worker is told to shut down right after the first page of a partition: the run stops at its checkpoint.
