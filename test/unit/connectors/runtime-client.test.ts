@@ -25,7 +25,8 @@ beforeAll(async () => {
 afterAll(async () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
 
 describe('HttpConnectorRuntime', () => {
-  const client = () => new HttpConnectorRuntime({ baseUrl: url, token: 'rt-token', timeoutMs: 300 });
+  // Generous for calls that must succeed on a loaded machine; the timeout case asks for a short one.
+  const client = (timeoutMs = 5000) => new HttpConnectorRuntime({ baseUrl: url, token: 'rt-token', timeoutMs });
 
   it('posts the protocol body with the bearer token and returns data + meta', async () => {
     let sent: unknown;
@@ -60,7 +61,7 @@ describe('HttpConnectorRuntime', () => {
 
   it('times out, and a truncated body is a retryable error', async () => {
     answer = () => undefined;
-    const slow = await failure(client().execute(call));
+    const slow = await failure(client(300).execute(call));
     expect(slow.retryable).toBe(true);
     expect(slow.message).toContain('timed out');
     answer = (res) => res.end('{"data":[{"id":');
