@@ -26,10 +26,17 @@ export function statusOf(code: ErrorCode): number {
   return STATUS[code];
 }
 
+/**
+ * The code a bad request body gets: `invalid_query` on the search endpoint (its errors name paths
+ * relative to `params`), `invalid_request` elsewhere. The path decides, never the query string.
+ */
+export function badBodyCode(url: string): 'invalid_query' | 'invalid_request' {
+  return url.split('?', 1)[0]!.endsWith('/execute') ? 'invalid_query' : 'invalid_request';
+}
+
 /** Fastify's own errors (bad JSON, body too large, wrong content type) as AppErrors. */
 function fromFastify(e: FastifyError, url: string): AppError {
-  // The path only: a query string (`…/execute?x=1`) must not change which code an oversize body gets.
-  const code = url.split('?', 1)[0]!.endsWith('/execute') ? 'invalid_query' : 'invalid_request';
+  const code = badBodyCode(url);
   if (e.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new AppError(code, 'request body exceeds 1 MiB', { path: '' });
   if (e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new AppError('invalid_request', 'Content-Type must be application/json', { path: '' });
   if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new AppError('invalid_request', 'request body is empty; send a JSON object', { path: '' });

@@ -4,6 +4,7 @@
  * Refused up front instead, naming where it is.
  */
 import { AppError, joinPath } from '../errors.js';
+import { badBodyCode } from './error-mapper.js';
 
 const MAX_DEPTH = 64;
 /** With the `u` flag a well-formed pair is one code point; only a lone surrogate is category Cs. */
@@ -48,9 +49,9 @@ function findFlaw(value: unknown, path: string, depth: number): Hit | null {
  * the path is relative to `params`, like every other search error.
  */
 export function rejectUnstorable(body: unknown, url: string): void {
-  const search = url.split('?')[0]?.endsWith('/execute') === true;
   const hit = findFlaw(body, '', 0);
   if (hit === null) return;
-  const path = search && hit.path.startsWith('params.') ? hit.path.slice('params.'.length) : hit.path;
-  throw new AppError(search ? 'invalid_query' : 'invalid_request', hit.why, { path });
+  const code = badBodyCode(url);
+  const path = code === 'invalid_query' && hit.path.startsWith('params.') ? hit.path.slice('params.'.length) : hit.path;
+  throw new AppError(code, hit.why, { path });
 }

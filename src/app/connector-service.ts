@@ -12,6 +12,7 @@ import { ensureEntityStates, listEntityStates } from '../store/entity-state-repo
 import type { Principal } from '../store/tokens-repo.js';
 import { requestSync } from '../worker/request-sync.js';
 import { upsertSchedule } from '../worker/schedules.js';
+import { within } from '../within.js';
 import type { Deps } from './deps.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -74,19 +75,6 @@ export function replicatedEntities(connector: Pick<Connector, 'connectorType' | 
  */
 const SCHEDULE_TIMEOUT_MS = 10_000;
 
-/** `p`, or a retryable `unavailable` after `ms`. */
-async function withinMs<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new AppError('unavailable', message, { retryable: true, retryAfterSec: 5 })), ms);
-  });
-  try {
-    return await Promise.race([p, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Creates a connector and queues its first sync; returns it with entity status. */
 export async function createConnector(deps: Deps, principal: Principal, input: CreateConnectorInput): Promise<ConnectorView> {
   const id = randomUUID();
@@ -111,7 +99,7 @@ export async function createConnector(deps: Deps, principal: Principal, input: C
   // end up with a duplicate that never syncs. If a first run cannot be queued below, the
   // schedule's next tick starts it (as a full run: the entity has none yet).
   try {
-    await withinMs(upsertSchedule(deps.scheduleQueue, connector), SCHEDULE_TIMEOUT_MS, 'the schedule queue did not answer; try again');
+    await within(upsertSchedule(deps.scheduleQueue, connector), SCHEDULE_TIMEOUT_MS, () => new AppError('unavailable', 'the schedule queue did not answer; try again', { retryable: true, retryAfterSec: 5 }));
   } catch (e) {
     await deps.db.deleteFrom('connectors').where('id', '=', connector.id).execute();
     throw e;

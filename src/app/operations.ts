@@ -7,7 +7,7 @@ import { sql, type Transaction } from 'kysely';
 import { AppError, isAppError } from '../errors.js';
 import { findConnector, type Connector } from '../store/connectors-repo.js';
 import { dropSupersededSeen, inheritSeen, lockEntity } from '../store/records-repo.js';
-import { getRun } from '../store/runs-repo.js';
+import { findActiveRun, getRun } from '../store/runs-repo.js';
 import type { DB } from '../store/db.js';
 import type { RunCheckpoint, RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
@@ -48,17 +48,12 @@ export async function triggerSync(deps: Deps, connectorId: string, opts: { entit
     try {
       runs.push(await requestSync(deps, connector, { entity, trigger: 'manual', mode: opts.mode ?? 'auto' }));
     } catch (e) {
-      const active = opts.entity === undefined && isAppError(e) && e.code === 'conflict' ? await activeRunOf(deps, connector.id, entity) : null;
+      const active = opts.entity === undefined && isAppError(e) && e.code === 'conflict' ? await findActiveRun(deps.db, connector.id, entity) : null;
       if (active === null) throw e;
       runs.push(active);
     }
   }
   return runs;
-}
-
-async function activeRunOf(deps: Deps, connectorId: string, entity: string): Promise<SyncRunRow | null> {
-  const row = await deps.db.selectFrom('sync_runs').select('id').where('connector_id', '=', connectorId).where('entity', '=', entity).where('status', 'in', ['queued', 'running']).executeTakeFirst();
-  return row === undefined ? null : getRun(deps.db, row.id);
 }
 
 /** Cancels a queued or running run: the runner stops before its next page (that page rolls back). */
@@ -158,8 +153,8 @@ export async function resumeConnector(deps: Deps, connectorId: string): Promise<
 async function assertIdle(tx: Transaction<DB>, connector: Connector, entity: string): Promise<void> {
   if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
   await lockEntity(tx, connector.id, entity);
-  const active = await tx.selectFrom('sync_runs').select('id').where('connector_id', '=', connector.id).where('entity', '=', entity).where('status', 'in', ['queued', 'running']).executeTakeFirst();
-  if (active !== undefined) throw new AppError('conflict', `run ${active.id} of ${entity} is still active; cancel it or wait`, { path: 'entity' });
+  const active = await findActiveRun(tx, connector.id, entity);
+  if (active !== null) throw new AppError('conflict', `run ${active.id} of ${entity} is still active; cancel it or wait`, { path: 'entity' });
 }
 
 /** Resync: forget the incremental cursor (data kept), then run full. */

@@ -45,6 +45,12 @@ export async function getRun(db: Db, id: string): Promise<SyncRunRow | null> {
   return (await db.selectFrom('sync_runs').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
+/** The queued or running run of an entity (at most one: the database enforces it), or null. */
+export async function findActiveRun(db: Db, connectorId: string, entity: string): Promise<SyncRunRow | null> {
+  const row = await db.selectFrom('sync_runs').selectAll().where('connector_id', '=', connectorId).where('entity', '=', entity).where('status', 'in', ['queued', 'running']).executeTakeFirst();
+  return row ?? null;
+}
+
 export async function setRunJob(db: Db, id: string, jobId: string): Promise<void> {
   await db.updateTable('sync_runs').set({ job_id: jobId }).where('id', '=', id).execute();
 }

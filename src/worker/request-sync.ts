@@ -9,6 +9,7 @@ import { isTransientDbError } from '../store/db-errors.js';
 import { ensureEntityStates, getEntityState } from '../store/entity-state-repo.js';
 import { createRun, finishRun, reapAbandonedRuns, setRunJob } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode, RunTrigger, SyncRunRow } from '../store/schema.js';
+import { sleep } from './fetch-page.js';
 import { SYNC_RETRY, syncJobId, type SyncJob } from './jobs.js';
 
 /**
@@ -63,7 +64,7 @@ async function enqueueSync(deps: EnqueueDeps, runId: string, jobId: string): Pro
     } catch (e) {
       const pause = ENQUEUE_BACKOFF_MS[attempt];
       if (pause === undefined || !isTransientDbError(e)) throw e;
-      await new Promise((r) => setTimeout(r, pause));
+      await sleep(pause);
     }
   }
 }

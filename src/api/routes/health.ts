@@ -2,19 +2,17 @@
 import { sql } from 'kysely';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Deps } from '../../app/deps.js';
+import { within } from '../../within.js';
 import { publicSchemas } from '../schemas.js';
 
 // The probe is public: it says which dependency is down; the reason (hosts, users) goes to the log.
 async function check(name: string, fn: () => Promise<unknown>, log: FastifyBaseLogger): Promise<[string, string]> {
-  let timer: NodeJS.Timeout | undefined;
   try {
-    await Promise.race([fn(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timeout after 2 s')), 2000)))]);
+    await within(fn(), 2000, () => new Error('timeout after 2 s'));
     return [name, 'ok'];
   } catch (e) {
     log.warn({ check: name, err: { message: (e as Error).message } }, 'readiness check failed');
     return [name, 'error'];
-  } finally {
-    clearTimeout(timer);
   }
 }
 
