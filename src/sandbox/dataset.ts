@@ -5,7 +5,7 @@
  */
 import { createdSecFor, EXTRA_BASE, generateRecord, ordinalOfId, type GenContext } from './generate.js';
 
-/** Where a pre-rendered record keeps its JSON text (see {@link Dataset.prerender}). */
+/** The key of a record served as its pre-rendered JSON text alone (see {@link Dataset.prerender}). */
 export const RENDERED: unique symbol = Symbol('rendered');
 
 /** A virtual list: `extras` newest first, then `size` base records; deletions are skipped. */
@@ -53,12 +53,17 @@ export class Dataset {
   recordAt(pos: number): Record<string, unknown> {
     const ordinal = this.ordinalAt(pos);
     const json = this.rendered?.get(ordinal);
-    if (json !== undefined) {
-      const rec = JSON.parse(json) as Record<string, unknown>;
-      Object.defineProperty(rec, RENDERED, { value: json });
-      return rec;
-    }
+    if (json !== undefined) return JSON.parse(json) as Record<string, unknown>;
     return generateRecord(this.ctx, { ordinal, createdSec: this.createdSecAt(pos), revision: this.revisions.get(ordinal) ?? 0 });
+  }
+
+  /**
+   * The record at a position for a caller that only serializes it (the HTTP server): a pre-rendered
+   * record is just its JSON text, not parsed back into an object that would be stringified again.
+   */
+  private servedAt(pos: number, textOnly: boolean): Record<string, unknown> {
+    const json = textOnly ? this.rendered?.get(this.ordinalAt(pos)) : undefined;
+    return json === undefined ? this.recordAt(pos) : { [RENDERED]: json };
   }
 
   /**
@@ -92,12 +97,15 @@ export class Dataset {
     return this.rawLength;
   }
 
-  /** Collects up to `limit` live records from raw position `start`; `next` is where to continue. */
-  slice(start: number, limit: number, maxRawPos = this.rawLength): { records: Record<string, unknown>[]; next: number } {
+  /**
+   * Collects up to `limit` live records from raw position `start`; `next` is where to continue.
+   * `textOnly`: pre-rendered records come as their JSON text only (see {@link RENDERED}).
+   */
+  slice(start: number, limit: number, maxRawPos = this.rawLength, textOnly = false): { records: Record<string, unknown>[]; next: number } {
     const records: Record<string, unknown>[] = [];
     let pos = Math.max(0, start);
     for (; pos < maxRawPos && records.length < limit; pos++) {
-      if (!this.isDeletedAt(pos)) records.push(this.recordAt(pos));
+      if (!this.isDeletedAt(pos)) records.push(this.servedAt(pos, textOnly));
     }
     return { records, next: pos };
   }
@@ -106,12 +114,12 @@ export class Dataset {
    * Oldest first from `sinceSec` (an incremental export): up to `limit` live records created at or
    * after it, and the creation second of the last one returned (null when none).
    */
-  sliceSince(sinceSec: number, limit: number): { records: Record<string, unknown>[]; lastSec: number | null } {
+  sliceSince(sinceSec: number, limit: number, textOnly = false): { records: Record<string, unknown>[]; lastSec: number | null } {
     const records: Record<string, unknown>[] = [];
     let lastSec: number | null = null;
     for (let pos = this.rawLengthSince(sinceSec) - 1; pos >= 0 && records.length < limit; pos--) {
       if (this.isDeletedAt(pos)) continue;
-      records.push(this.recordAt(pos));
+      records.push(this.servedAt(pos, textOnly));
       lastSec = this.createdSecAt(pos);
     }
     return { records, lastSec };

@@ -165,8 +165,12 @@ export class Sandbox {
     return { count: data.length, data, partitions };
   }
 
-  /** Runs one list, api_search or (replicated) get call the way the third party would, 400s and 404s included. */
-  execute(req: ExecuteRequest): ListResponse | GetResponse {
+  /**
+   * Runs one list, api_search or (replicated) get call the way the third party would, 400s and 404s
+   * included. `textOnly`: the caller only serializes the answer (server.ts), so pre-rendered records
+   * may come as their JSON text.
+   */
+  execute(req: ExecuteRequest, opts: { textOnly?: boolean } = {}): ListResponse | GetResponse {
     const kind = this.kind(req.connector_type);
     const def = this.entityDef(req.connector_type, req.entity);
     if (!def.actions.includes(req.action as never)) throw new AppError('invalid_request', `${req.entity} has no action "${req.action}"`, { path: 'action' });
@@ -177,6 +181,6 @@ export class Sandbox {
     const scope = this.scopes.scopeOf(kind.key, spec, params);
     const ds = this.dataset(kind.key, def.name, scope);
     if (spec.action === 'get') return serveGet(def.name, ds);
-    return serveList({ kind: kind.key, entity: def.name, spec, ds, params });
+    return serveList({ kind: kind.key, entity: def.name, spec, ds, params, textOnly: opts.textOnly === true });
   }
 }

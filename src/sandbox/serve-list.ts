@@ -37,6 +37,8 @@ export interface ServeCall {
   readonly spec: ServeSpec;
   readonly ds: Dataset;
   readonly params: Record<string, unknown>;
+  /** Pre-rendered records may be served as their JSON text alone (dataset.ts `RENDERED`). */
+  readonly textOnly?: boolean;
 }
 
 /** Pages without a size param are capped the way such APIs cap them. */
@@ -97,7 +99,7 @@ const isTimeExport = (spec: ServeSpec): boolean =>
  */
 function serveExport(c: ServeCall, size: number, since: number): ListResponse {
   const inc = c.spec.incremental;
-  const { records, lastSec } = c.ds.sliceSince(since, size);
+  const { records, lastSec } = c.ds.sliceSince(since, size, c.textOnly);
   const next = formatTime(inc?.paramFormat ?? inc?.format ?? 'unix', lastSec === null ? since : lastSec + 1);
   const from = c.spec.paging.style === 'token' ? c.spec.paging.from : 'next_page';
   return { data: records, meta: { [from]: next, count: records.length, end_time: next } };
@@ -113,7 +115,7 @@ export function serveList(c: ServeCall): ListResponse {
   // Newest first: records created before an upper bound start where the newer ones end.
   const upper = timeBound(spec, params, 'upperParam');
   const start = Math.max(startOf(spec.paging, ds, params, size), upper === undefined ? 0 : ds.rawLengthSince(upper));
-  const { records, next } = ds.slice(start, size, end);
+  const { records, next } = ds.slice(start, size, end, c.textOnly);
   const more = ds.hasLiveFrom(next, end);
   const meta = metaFor({
     kind: c.kind,

@@ -21,13 +21,14 @@ async function readJson(req: http.IncomingMessage): Promise<Record<string, unkno
   throw new AppError('invalid_request', 'body must be a JSON object', { path: '' });
 }
 
-/** The JSON of a response; pre-rendered records are spliced in as they are (dataset.ts). */
+/** The JSON of a response; records served as their pre-rendered text are spliced in as they are (dataset.ts). */
 function bodyText(body: unknown): string {
   const data = (body as { data?: unknown } | null)?.data;
-  if (!Array.isArray(data) || data.length === 0 || !data.every((r) => typeof r === 'object' && r !== null && RENDERED in r)) return JSON.stringify(body);
+  if (!Array.isArray(data) || !data.some((r) => typeof r === 'object' && r !== null && RENDERED in r)) return JSON.stringify(body);
   const { data: _data, ...others } = body as Record<string, unknown>;
   const inner = JSON.stringify(others).slice(1, -1);
-  return `{"data":[${data.map((r: { [RENDERED]: string }) => r[RENDERED]).join(',')}]${inner === '' ? '' : `,${inner}`}}`;
+  const records = data.map((r: Record<PropertyKey, unknown>) => (typeof r[RENDERED] === 'string' ? r[RENDERED] : JSON.stringify(r)));
+  return `{"data":[${records.join(',')}]${inner === '' ? '' : `,${inner}`}}`;
 }
 
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -67,7 +68,7 @@ async function execute(sb: Sandbox, body: Record<string, unknown>, res: http.Ser
   try {
     const fault = sb.faults.take(key.type, key.entity);
     if (fault !== undefined && (await applyFault(fault, res))) return;
-    send(res, 200, sb.execute(req));
+    send(res, 200, sb.execute(req, { textOnly: true }));
   } finally {
     sb.faults.end(key.type, key.entity);
   }
