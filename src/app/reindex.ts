@@ -10,7 +10,7 @@
  */
 import { AppError } from '../errors.js';
 import type { SearchBackend } from '../search/backend.js';
-import { shipChangesInto } from '../search/indexer.js';
+import { shipInto } from '../search/indexer.js';
 import type { Logger } from '../logger.js';
 import type { SearchTarget } from '../search/dsl/ast.js';
 import { OpenSearchBackend } from '../search/opensearch/opensearch-backend.js';
@@ -36,22 +36,6 @@ export interface ReindexDeps {
 }
 
 const BATCH = 2000;
-
-/**
- * Ships every change of one connector's entity into `index` from its watermark (0 for a new
- * index). Each batch holds the entity lock page writers hold, so no version is skipped.
- */
-export async function shipInto(deps: ReindexDeps, index: string, connectorId: string, target: SearchTarget): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const n = await deps.db.transaction().execute(async (tx) => {
-      await lockEntity(tx, connectorId, target.entity);
-      return shipChangesInto(tx, deps, index, connectorId, target, BATCH);
-    });
-    total += n;
-    if (n < BATCH) return total;
-  }
-}
 
 async function reindexOpenSearch(deps: ReindexDeps, backend: OpenSearchBackend, target: SearchTarget): Promise<ReindexResult> {
   const connectors = await connectorIdsOfType(deps.db, target.connectorType);

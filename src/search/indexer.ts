@@ -1,10 +1,11 @@
 /**
- * Ships record changes to the search index in version order and moves the watermark. Each batch
- * runs under the (connector, entity) lock that page writers hold, so every version at or below
+ * Ships record changes to the search index in version order and moves the watermark. Changes are
+ * read under the (connector, entity) lock that page writers hold, so every version at or below
  * the highest one read is committed: the watermark never jumps over a version still in flight.
+ * The engine is called after that lock is released, under a lock of the shippers' own.
  */
-import type { Kysely } from 'kysely';
-import type { DB, Db } from '../store/db.js';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../store/db.js';
 import { changesSince, lockEntity, type RecordChange } from '../store/records-repo.js';
 import { claimIndexIdentity, getWatermark, setWatermark } from '../store/watermarks-repo.js';
 import type { Logger } from '../logger.js';
@@ -35,43 +36,69 @@ function toIndexChange(target: SearchTarget, c: RecordChange): IndexChange {
 }
 
 /**
- * Inside the caller's transaction, which holds the entity lock: ships the changes after `index`'s
- * watermark (at most `batchSize`) and moves the watermark. Returns how many it shipped.
+ * Serializes the shippers of one (index, connector, entity) across processes for as long as `fn`
+ * runs, with a session lock on `conn` (no transaction stays open across engine calls). Two
+ * shippers at once could send an older version of a record after a newer delete whose tombstone
+ * the engine has already forgotten (index.gc_deletes), which would resurrect the record.
  */
-export async function shipChangesInto(tx: Db, deps: IndexerDeps, index: string, connectorId: string, target: SearchTarget, batchSize: number): Promise<number> {
+async function withShippingLock<T>(conn: Kysely<DB>, index: string, connectorId: string, entity: string, fn: () => Promise<T>): Promise<T> {
+  const key = `ship/${index}/${connectorId}/${entity}`;
+  await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(conn);
+  try {
+    return await fn();
+  } finally {
+    await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
+  }
+}
+
+/**
+ * Ships the changes after `index`'s watermark (at most `batchSize`) and moves the watermark;
+ * returns how many it shipped. Call holding the shipping lock.
+ */
+async function shipOnce(conn: Kysely<DB>, deps: IndexerDeps, index: string, connectorId: string, target: SearchTarget, batchSize: number): Promise<number> {
   // A name that now stands for a new engine index (a replaced cluster) ships from version 0.
   const identity = await deps.backend.indexIdentity(index);
-  if (identity !== null) await claimIndexIdentity(tx, index, identity);
-  const watermark = await getWatermark(tx, index, connectorId, target.entity);
-  const changes = await changesSince(tx, connectorId, target.entity, watermark, batchSize);
+  if (identity !== null) await claimIndexIdentity(conn, index, identity);
+  const watermark = await getWatermark(conn, index, connectorId, target.entity);
+  // Read under the entity lock, which page writers hold until they commit: every version up to
+  // the highest one read is then committed, and later writes take higher ones, so the watermark
+  // skips none. The lock is released before the engine is called: writes need not wait for it.
+  const changes = await conn.transaction().execute(async (tx) => {
+    await lockEntity(tx, connectorId, target.entity);
+    return changesSince(tx, connectorId, target.entity, watermark, batchSize);
+  });
   const last = changes[changes.length - 1];
   if (last === undefined) return 0;
-  const rejected = await deps.backend.apply(tx, index, connectorId, changes.map((c) => toIndexChange(target, c)));
+  const rejected = await deps.backend.apply(conn, index, connectorId, changes.map((c) => toIndexChange(target, c)));
   reportRejected(deps.logger, { connector: connectorId, entity: target.entity, index }, rejected);
-  await setWatermark(tx, index, connectorId, target.entity, last.version);
+  await setWatermark(conn, index, connectorId, target.entity, last.version);
   return changes.length;
 }
 
-/** Ships one batch into the live index; returns how many changes it shipped (0 = caught up). */
-export async function shipBatch(deps: IndexerDeps, connectorId: string, target: SearchTarget, batchSize = 2000): Promise<number> {
-  if (!deps.backend.shipsChanges) return 0;
-  return deps.db.transaction().execute(async (tx) => {
-    await lockEntity(tx, connectorId, target.entity);
-    const index = await deps.backend.ensureIndex(tx, target);
-    // Watermarks reference the index by name: register it (idempotently) before the first one.
-    await tx.insertInto('search_indexes').values({ name: index, connector_type: target.connectorType, entity: target.entity }).onConflict((oc) => oc.column('name').doNothing()).execute();
-    return shipChangesInto(tx, deps, index, connectorId, target, batchSize);
-  });
+/**
+ * Ships every change of one connector's entity after `index`'s watermark into `index` (the live
+ * one, or a reindex's new one), batch by batch; returns how many it shipped.
+ */
+export async function shipInto(deps: IndexerDeps, index: string, connectorId: string, target: SearchTarget, batchSize = 2000): Promise<number> {
+  return deps.db.connection().execute((conn) =>
+    withShippingLock(conn, index, connectorId, target.entity, async () => {
+      let total = 0;
+      for (;;) {
+        const n = await shipOnce(conn, deps, index, connectorId, target, batchSize);
+        total += n;
+        if (n < batchSize) return total;
+      }
+    }),
+  );
 }
 
-/** Ships until caught up; returns the number of changes shipped. */
+/** Ships until the live index is caught up; returns the number of changes shipped. */
 export async function shipAll(deps: IndexerDeps, connectorId: string, target: SearchTarget, batchSize = 2000): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const n = await shipBatch(deps, connectorId, target, batchSize);
-    total += n;
-    if (n < batchSize) return total;
-  }
+  if (!deps.backend.shipsChanges) return 0;
+  const index = await deps.backend.ensureIndex(deps.db, target);
+  // Watermarks reference the index by name: register it (idempotently) before the first one.
+  await deps.db.insertInto('search_indexes').values({ name: index, connector_type: target.connectorType, entity: target.entity }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  return shipInto(deps, index, connectorId, target, batchSize);
 }
 
 /**

@@ -28,17 +28,18 @@ export interface FakeOpenSearch {
   close(): Promise<void>;
 }
 
-export async function fakeOpenSearch(fallback: (req: Recorded) => Reply = () => ({ status: 200, body: {} })): Promise<FakeOpenSearch> {
+/** `fallback` may answer later (a slow engine): requests are recorded when they arrive. */
+export async function fakeOpenSearch(fallback: (req: Recorded) => Reply | Promise<Reply> = () => ({ status: 200, body: {} })): Promise<FakeOpenSearch> {
   const requests: Recorded[] = [];
   const replies: Reply[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://localhost');
       const recorded = { method: req.method ?? '', path: url.pathname, query: Object.fromEntries(url.searchParams), body: Buffer.concat(chunks).toString('utf8') };
       requests.push(recorded);
-      const reply = replies.shift() ?? fallback(recorded);
+      const reply = replies.shift() ?? (await fallback(recorded));
       res.writeHead(reply.status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(reply.body));
     });
