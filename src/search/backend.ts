@@ -35,7 +35,7 @@ export interface BackendSearch {
   readonly size: number;
 }
 
-/** An index engine. `db` is the caller's transaction for engines that live in Postgres. */
+/** An index engine. `db` is the caller's connection or transaction, for engines that live in Postgres. */
 export interface SearchBackend {
   readonly kind: 'postgres' | 'opensearch';
   /**

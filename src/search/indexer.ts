@@ -44,11 +44,17 @@ function toIndexChange(target: SearchTarget, c: RecordChange): IndexChange {
 async function withShippingLock<T>(conn: Kysely<DB>, index: string, connectorId: string, entity: string, fn: () => Promise<T>): Promise<T> {
   const key = `ship/${index}/${connectorId}/${entity}`;
   await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(conn);
+  let result: T;
   try {
-    return await fn();
-  } finally {
-    await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
+    result = await fn();
+  } catch (e) {
+    // The shipping error is the one to report; a connection too broken to unlock is dropped by
+    // the pool, and its session's locks go with it.
+    await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn).catch(() => undefined);
+    throw e;
   }
+  await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
+  return result;
 }
 
 /**
@@ -71,7 +77,9 @@ async function shipOnce(conn: Kysely<DB>, deps: IndexerDeps, index: string, conn
   if (last === undefined) return 0;
   const rejected = await deps.backend.apply(conn, index, connectorId, changes.map((c) => toIndexChange(target, c)));
   reportRejected(deps.logger, { connector: connectorId, entity: target.entity, index }, rejected);
-  await setWatermark(conn, index, connectorId, target.entity, last.version);
+  // Fenced by the identity: if the name came to stand for a new engine index while this batch
+  // was in flight (a replaced cluster), the reset watermark stays reset.
+  await setWatermark(conn, index, connectorId, target.entity, last.version, identity);
   return changes.length;
 }
 

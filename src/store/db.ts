@@ -10,8 +10,8 @@ export type Db = Kysely<DB> | Transaction<DB>;
 /** Creates the kysely instance over a pg pool (optionally with a per-statement timeout). The caller owns `destroy()`. */
 /**
  * Longest a transaction may sit idle, waiting on our own code. The longest legitimate wait (a
- * page write waiting for the write before it, a shipper waiting on its bulk request with
- * retries) takes seconds to a few minutes; a wait Postgres cannot see as a deadlock (two writes
+ * page write waiting for the write before it) takes seconds to a few minutes (shippers call the
+ * engine outside any transaction); a wait Postgres cannot see as a deadlock (two writes
  * waiting on each other through JavaScript) would otherwise hold its locks forever. Ending the
  * session makes it a transient error: the run retries from its checkpoint.
  */

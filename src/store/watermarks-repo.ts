@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Db } from './db.js';
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { DB, Db } from './db.js';
 
 /** The highest record version an index holds for one (connector, entity); '0' when none. */
 export async function getWatermark(db: Db, indexName: string, connectorId: string, entity: string): Promise<string> {
@@ -13,12 +13,26 @@ export async function getWatermark(db: Db, indexName: string, connectorId: strin
   return row?.watermark ?? '0';
 }
 
-export async function setWatermark(db: Db, indexName: string, connectorId: string, entity: string, version: string): Promise<void> {
-  await db
-    .insertInto('search_watermarks')
-    .values({ index_name: indexName, connector_id: connectorId, entity, watermark: version })
-    .onConflict((oc) => oc.columns(['index_name', 'connector_id', 'entity']).doUpdateSet({ watermark: version }))
-    .execute();
+/**
+ * Moves a watermark. With `identity` (the engine index the shipped batch went to), only while the
+ * name still stands for it: a batch shipped into an index that a replaced cluster's new one
+ * superseded meanwhile must not mark the new, empty one as holding those versions. The row lock
+ * (FOR SHARE) waits for a concurrent claim to commit or roll back before deciding.
+ */
+export async function setWatermark(db: Db, indexName: string, connectorId: string, entity: string, version: string, identity?: string | null): Promise<void> {
+  if (identity === undefined || identity === null) {
+    await db
+      .insertInto('search_watermarks')
+      .values({ index_name: indexName, connector_id: connectorId, entity, watermark: version })
+      .onConflict((oc) => oc.columns(['index_name', 'connector_id', 'entity']).doUpdateSet({ watermark: version }))
+      .execute();
+    return;
+  }
+  await sql`
+    insert into search_watermarks (index_name, connector_id, entity, watermark)
+    select ${indexName}, ${connectorId}::uuid, ${entity}, ${version}::bigint
+     where exists (select 1 from search_indexes where name = ${indexName} and engine_uuid = ${identity} for share)
+    on conflict (index_name, connector_id, entity) do update set watermark = excluded.watermark`.execute(db);
 }
 
 /**
@@ -26,12 +40,14 @@ export async function setWatermark(db: Db, indexName: string, connectorId: strin
  * the name stood for another index before (a replaced cluster, an index re-created by hand),
  * its watermarks are deleted, since the new index holds nothing and unchanged records are never
  * shipped again. A name recorded before identities were (NULL) adopts it without a reset.
- * Returns whether watermarks were reset. Call inside the shipping transaction: concurrent
- * shippers of one name serialize on its row only when the identity changes.
+ * Returns whether watermarks were reset. The adoption and the reset commit together (one
+ * transaction, the caller's or its own), and concurrent shippers of one name serialize on its
+ * row only when the identity changes.
  */
-export async function claimIndexIdentity(db: Db, indexName: string, identity: string): Promise<boolean> {
+export async function claimIndexIdentity(db: Kysely<DB> | Transaction<DB>, indexName: string, identity: string): Promise<boolean> {
   const known = await db.selectFrom('search_indexes').select('engine_uuid').where('name', '=', indexName).executeTakeFirst();
   if (known === undefined || known.engine_uuid === identity) return false;
+  if (!db.isTransaction) return db.transaction().execute((tx) => claimIndexIdentity(tx, indexName, identity));
   // Re-read under the row lock: another shipper may have claimed it meanwhile.
   const { rows } = await sql<{ previous: string | null }>`
     with prev as (select engine_uuid from search_indexes where name = ${indexName} for update)

@@ -2,7 +2,7 @@
  * Watermarks of the OpenSearch shipper, on a real Postgres: a new engine index under a reused
  * name (a replaced cluster creates generation 1 again) must start from version 0, not inherit.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DB } from '../../src/store/db.js';
 import { claimIndexIdentity, getWatermark, setWatermark } from '../../src/store/watermarks-repo.js';
@@ -55,5 +55,35 @@ describe('search watermarks', () => {
     expect(results.filter(Boolean)).toHaveLength(1);
     expect(await getWatermark(db, 'payments__customers__2', b, 'customers')).toBe('0');
     expect(await getWatermark(db, 'payments__customers__2', a, 'customers')).toBe('5');
+  });
+
+  it('a batch shipped under the identity a reset replaced does not move the new index’s watermark', async () => {
+    await db.insertInto('search_indexes').values({ name: 'payments__customers__3', connector_type: 'payments', entity: 'customers' }).execute();
+    expect(await claimIndexIdentity(db, 'payments__customers__3', 'uuid-3')).toBe(false);
+    await setWatermark(db, 'payments__customers__3', a, 'customers', '40', 'uuid-3');
+    expect(await getWatermark(db, 'payments__customers__3', a, 'customers')).toBe('40');
+    // The cluster was replaced while a shipper's batch (read under uuid-3) was in flight.
+    expect(await claimIndexIdentity(db, 'payments__customers__3', 'uuid-3b')).toBe(true);
+    await setWatermark(db, 'payments__customers__3', a, 'customers', '90', 'uuid-3');
+    expect(await getWatermark(db, 'payments__customers__3', a, 'customers')).toBe('0');
+    await setWatermark(db, 'payments__customers__3', a, 'customers', '90', 'uuid-3b');
+    expect(await getWatermark(db, 'payments__customers__3', a, 'customers')).toBe('90');
+  });
+
+  it('outside a transaction, a claim resets in one: the new identity never stands beside old watermarks', async () => {
+    await setWatermark(db, 'payments__customers__3', b, 'customers', '55', 'uuid-3b');
+    // A claim that fails after adopting the identity must not keep the adoption: make the delete fail.
+    await sql`create function sx_test_refuse() returns trigger language plpgsql as $$ begin raise exception 'refused'; end $$`.execute(db);
+    await sql`create trigger sx_test_refuse before delete on search_watermarks for each statement execute function sx_test_refuse()`.execute(db);
+    try {
+      await expect(claimIndexIdentity(db, 'payments__customers__3', 'uuid-3c')).rejects.toThrow(/refused/);
+    } finally {
+      await sql`drop trigger sx_test_refuse on search_watermarks`.execute(db);
+      await sql`drop function sx_test_refuse()`.execute(db);
+    }
+    const row = await db.selectFrom('search_indexes').select('engine_uuid').where('name', '=', 'payments__customers__3').executeTakeFirstOrThrow();
+    expect(row.engine_uuid).toBe('uuid-3b');
+    expect(await claimIndexIdentity(db, 'payments__customers__3', 'uuid-3c')).toBe(true);
+    expect(await getWatermark(db, 'payments__customers__3', b, 'customers')).toBe('0');
   });
 });

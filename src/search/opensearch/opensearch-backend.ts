@@ -2,7 +2,7 @@
  * The OpenSearch search backend (DESIGN §3, §5, §6). One index per (connector type, entity),
  * shared by all connectors of that type and routed by connector id, behind an alias:
  * `<type>__<entity>` → `<type>__<entity>__<n>`. The `db` argument of the interface is the
- * caller's Postgres transaction; this backend keeps nothing in Postgres and ignores it (the
+ * caller's Postgres connection; this backend keeps nothing in Postgres and ignores it (the
  * indexer's watermarks are keyed by the concrete index name `ensureIndex` returns, which is what
  * makes a reindex ship from version 0 into the new index).
  *
