@@ -27,6 +27,7 @@ const schema = z
     PORT: port.default(8080),
     SANDBOX_PORT: port.default(8090),
     WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(4),
+    DATABASE_POOL_MAX: z.coerce.number().int().min(2).max(1000).optional(),
     WORKER_LOCK_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
     MAX_RUNS_PER_CONNECTOR: z.coerce.number().int().min(1).max(64).default(2),
     SYNC_PARTITION_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
@@ -45,6 +46,16 @@ function crossProblems(raw: Record<string, string | undefined>): string[] {
     for (const key of ['DATABASE_URL', 'CREDENTIALS_KEY', 'CURSOR_SECRET']) if (raw[key] === undefined) out.push(`${key}: required in production`);
   }
   return out;
+}
+
+/**
+ * A pool that fits the worker: each sync job may hold up to three connections at once (two
+ * overlapping page writes, or a page write and the index shipper), plus a few for claims,
+ * heartbeats and the queue. Capped below Postgres's default `max_connections` (100) with room for
+ * other processes; set DATABASE_POOL_MAX beyond it on purpose.
+ */
+export function defaultPoolMax(workerConcurrency: number): number {
+  return Math.min(40, Math.max(10, workerConcurrency * 3 + 4));
 }
 
 /** Raw, validated environment. */
@@ -67,6 +78,8 @@ export interface Config {
   readonly port: number;
   readonly sandboxPort: number;
   readonly workerConcurrency: number;
+  /** Connections of the process's main Postgres pool (searches have their own). */
+  readonly databasePoolMax: number;
   /** How long a job stays locked to a worker that stopped answering (then another resumes it). */
   readonly workerLockMs: number;
   readonly maxRunsPerConnector: number;
@@ -107,6 +120,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     port: e.PORT,
     sandboxPort: e.SANDBOX_PORT,
     workerConcurrency: e.WORKER_CONCURRENCY,
+    databasePoolMax: e.DATABASE_POOL_MAX ?? defaultPoolMax(e.WORKER_CONCURRENCY),
     workerLockMs: e.WORKER_LOCK_MS,
     maxRunsPerConnector: e.MAX_RUNS_PER_CONNECTOR,
     partitionConcurrency: e.SYNC_PARTITION_CONCURRENCY,

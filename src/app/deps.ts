@@ -91,7 +91,7 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
     need(cursorSecret, 'CURSOR_SECRET', CURSOR_HINT);
   }
   const runtime = runtimeOf(config, opts);
-  const { db, pool } = createDb(databaseUrl);
+  const { db, pool } = createDb(databaseUrl, config.databasePoolMax);
   // Its own pool, so a slow search can neither exceed its time nor take the connections that
   // auth, probes and writes need. Connections open only when a search runs (workers never do).
   const searchDb = createDb(databaseUrl, 8, { statementTimeoutMs: config.searchTimeoutMs }).db;

@@ -35,6 +35,14 @@ describe('config', () => {
     expect(loadConfig({ CONNECTOR_RUNTIME_URL: 'https://runtime.example.com/a@b' }).runtimeUrl).toBe('https://runtime.example.com/a@b');
   });
 
+  it('sizes the main Postgres pool for the worker unless told: three connections a job, 10 to 40', () => {
+    expect(loadConfig({}).databasePoolMax).toBe(16);
+    expect(loadConfig({ WORKER_CONCURRENCY: '1' }).databasePoolMax).toBe(10);
+    expect(loadConfig({ WORKER_CONCURRENCY: '64' }).databasePoolMax).toBe(40);
+    expect(loadConfig({ WORKER_CONCURRENCY: '64', DATABASE_POOL_MAX: '120' }).databasePoolMax).toBe(120);
+    for (const bad of ['1', '1001', 'many']) expect(() => loadConfig({ DATABASE_POOL_MAX: bad }), bad).toThrow(/DATABASE_POOL_MAX/);
+  });
+
   it('requires secrets in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CREDENTIALS_KEY[\s\S]*CURSOR_SECRET|CURSOR_SECRET[\s\S]*CREDENTIALS_KEY/);
   });
