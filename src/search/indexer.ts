@@ -43,6 +43,7 @@ function toIndexChange(target: SearchTarget, c: RecordChange): IndexChange {
  */
 async function withShippingLock<T>(conn: Kysely<DB>, index: string, connectorId: string, entity: string, fn: () => Promise<T>): Promise<T> {
   const key = `ship/${index}/${connectorId}/${entity}`;
+  const unlock = () => sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
   await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(conn);
   let result: T;
   try {
@@ -50,10 +51,10 @@ async function withShippingLock<T>(conn: Kysely<DB>, index: string, connectorId:
   } catch (e) {
     // The shipping error is the one to report; a connection too broken to unlock is dropped by
     // the pool, and its session's locks go with it.
-    await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn).catch(() => undefined);
+    await unlock().catch(() => undefined);
     throw e;
   }
-  await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
+  await unlock();
   return result;
 }
 
