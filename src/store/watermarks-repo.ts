@@ -1,5 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { DB, Db } from './db.js';
+import { sql } from 'kysely';
+import type { Db } from './db.js';
 
 /** The highest record version an index holds for one (connector, entity); '0' when none. */
 export async function getWatermark(db: Db, indexName: string, connectorId: string, entity: string): Promise<string> {
@@ -19,19 +19,12 @@ export async function getWatermark(db: Db, indexName: string, connectorId: strin
  * superseded meanwhile must not mark the new, empty one as holding those versions. The row lock
  * (FOR SHARE) waits for a concurrent claim to commit or roll back before deciding.
  */
-export async function setWatermark(db: Db, indexName: string, connectorId: string, entity: string, version: string, identity?: string | null): Promise<void> {
-  if (identity === undefined || identity === null) {
-    await db
-      .insertInto('search_watermarks')
-      .values({ index_name: indexName, connector_id: connectorId, entity, watermark: version })
-      .onConflict((oc) => oc.columns(['index_name', 'connector_id', 'entity']).doUpdateSet({ watermark: version }))
-      .execute();
-    return;
-  }
+export async function setWatermark(db: Db, indexName: string, connectorId: string, entity: string, version: string, identity: string | null = null): Promise<void> {
   await sql`
     insert into search_watermarks (index_name, connector_id, entity, watermark)
     select ${indexName}, ${connectorId}::uuid, ${entity}, ${version}::bigint
-     where exists (select 1 from search_indexes where name = ${indexName} and engine_uuid = ${identity} for share)
+     where ${identity}::text is null
+        or exists (select 1 from search_indexes where name = ${indexName} and engine_uuid = ${identity} for share)
     on conflict (index_name, connector_id, entity) do update set watermark = excluded.watermark`.execute(db);
 }
 
@@ -44,7 +37,7 @@ export async function setWatermark(db: Db, indexName: string, connectorId: strin
  * transaction, the caller's or its own), and concurrent shippers of one name serialize on its
  * row only when the identity changes.
  */
-export async function claimIndexIdentity(db: Kysely<DB> | Transaction<DB>, indexName: string, identity: string): Promise<boolean> {
+export async function claimIndexIdentity(db: Db, indexName: string, identity: string): Promise<boolean> {
   const known = await db.selectFrom('search_indexes').select('engine_uuid').where('name', '=', indexName).executeTakeFirst();
   if (known === undefined || known.engine_uuid === identity) return false;
   if (!db.isTransaction) return db.transaction().execute((tx) => claimIndexIdentity(tx, indexName, identity));
