@@ -134,7 +134,12 @@ export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, 
 }
 
 /** Ends a run; only an active run can end (a cancelled run stays cancelled). */
-export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, 'queued' | 'running'>, extra: { deleted?: number; error?: RunError; attempt?: number } = {}): Promise<boolean> {
+export async function finishRun(
+  db: Db,
+  id: string,
+  status: Exclude<RunStatus, 'queued' | 'running'>,
+  extra: { deleted?: number; error?: RunError; attempt?: number; onlyIfQueued?: boolean } = {},
+): Promise<boolean> {
   const res = await db
     .updateTable('sync_runs')
     .set({
@@ -144,7 +149,7 @@ export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, '
       error: extra.error === undefined ? null : JSON.stringify(extra.error),
     })
     .where('id', '=', id)
-    .where('status', 'in', ['queued', 'running'])
+    .where('status', 'in', extra.onlyIfQueued === true ? ['queued'] : ['queued', 'running'])
     .$if(extra.attempt !== undefined, (q) => q.where('attempts', '=', extra.attempt as number))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
@@ -199,6 +204,26 @@ export async function reapAbandonedRuns(db: Db, connectorId: string, entity: str
     .returning('id')
     .execute();
   return rows.map((r) => r.id);
+}
+
+/** A queued run and the id of its job. */
+export interface QueuedRunJob {
+  readonly id: string;
+  readonly jobId: string;
+}
+
+/** Runs of an entity queued with a job for longer than `staleSec`: candidates for {@link reapAbandonedRuns}' queue-side check. */
+export async function staleQueuedRuns(db: Db, connectorId: string, entity: string, staleSec: number): Promise<QueuedRunJob[]> {
+  const rows = await db
+    .selectFrom('sync_runs')
+    .select(['id', 'job_id'])
+    .where('connector_id', '=', connectorId)
+    .where('entity', '=', entity)
+    .where('status', '=', 'queued')
+    .where('job_id', 'is not', null)
+    .where('queued_at', '<', sql<Date>`now() - make_interval(secs => ${staleSec})`)
+    .execute();
+  return rows.map((r) => ({ id: r.id, jobId: r.job_id as string }));
 }
 
 /**

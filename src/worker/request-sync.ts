@@ -7,7 +7,7 @@ import type { Connector } from '../store/connectors-repo.js';
 import type { DB } from '../store/db.js';
 import { isTransientDbError } from '../store/db-errors.js';
 import { ensureEntityStates, getEntityState } from '../store/entity-state-repo.js';
-import { createRun, finishRun, reapAbandonedRuns, setRunJob } from '../store/runs-repo.js';
+import { createRun, finishRun, reapAbandonedRuns, setRunJob, staleQueuedRuns } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode, RunTrigger, SyncRunRow } from '../store/schema.js';
 import { sleep } from './fetch-page.js';
 import { SYNC_RETRY, syncJobId, type SyncJob } from './jobs.js';
@@ -48,7 +48,6 @@ async function resolveMode(db: Kysely<DB>, connector: Connector, req: SyncReques
   return entity.read.incremental !== undefined && state?.sync_cursor != null ? 'incremental' : 'full';
 }
 
-/** Creates a queued run and its job. A second active run of the same entity is a `conflict`. */
 /** Pauses before the second and third try of an enqueue. */
 const ENQUEUE_BACKOFF_MS = [100, 500];
 
@@ -69,11 +68,35 @@ async function enqueueSync(deps: EnqueueDeps, runId: string, jobId: string): Pro
   }
 }
 
+/** Job states in which the queue will never execute the job again. */
+const FINISHED_JOB_STATES = new Set(['completed', 'failed', 'unknown']);
+
+/**
+ * Fails runs queued for ABANDONED_AFTER_SEC whose job the queue no longer holds, or holds as
+ * finished: the job's last attempt could not record the run's failure (the database was down
+ * then), or the queue lost its data (Redis restarted without persistence). Nothing would ever
+ * execute them, and each holds its entity's one active slot. A job still waiting or delayed
+ * (a backlog, a throttled connector) keeps its run. Returns the reaped ids.
+ */
+export async function reapOrphanedRuns(deps: EnqueueDeps, connectorId: string, entity: string): Promise<string[]> {
+  const reaped: string[] = [];
+  for (const run of await staleQueuedRuns(deps.db, connectorId, entity, ABANDONED_AFTER_SEC)) {
+    const job = await deps.syncQueue.getJob(run.jobId);
+    const state = job === undefined ? 'missing' : await job.getState();
+    if (state !== 'missing' && !FINISHED_JOB_STATES.has(state)) continue;
+    const message = `abandoned: its queue job is ${state === 'missing' ? 'gone' : state} and nothing will execute it; replay it to resume from its checkpoint`;
+    if (await finishRun(deps.db, run.id, 'failed', { error: { code: 'unavailable', message }, onlyIfQueued: true })) reaped.push(run.id);
+  }
+  return reaped;
+}
+
+/** Creates a queued run and its job. A second active run of the same entity is a `conflict`. */
 export async function requestSync(deps: EnqueueDeps, connector: Connector, req: SyncRequest): Promise<SyncRunRow> {
   if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
   const mode = await resolveMode(deps.db, connector, req);
   await ensureEntityStates(deps.db, connector.id, [req.entity]);
   await reapAbandonedRuns(deps.db, connector.id, req.entity, ABANDONED_AFTER_SEC);
+  await reapOrphanedRuns(deps, connector.id, req.entity);
   const run = await createRun(deps.db, { connectorId: connector.id, entity: req.entity, trigger: req.trigger, mode, replayOf: req.replayOf ?? null, checkpoint: req.checkpoint ?? null });
   const jobId = syncJobId(run.id);
   try {

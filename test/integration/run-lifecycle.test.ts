@@ -73,6 +73,26 @@ describe('run lifecycle edges', () => {
     await settle(live!.id);
   });
 
+  it('fails a run queued long ago whose job the queue lost, so the entity can sync again', async () => {
+    const [orphan] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    // Its job's last attempt could not record the failure (or Redis lost its data): the job is gone.
+    await (await h.deps.syncQueue.getJob(orphan!.job_id!))?.remove();
+    await sql`update sync_runs set queued_at = now() - interval '11 minutes' where id = ${orphan!.id}::bigint`.execute(h.deps.db);
+    const [next] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    const reaped = await getRun(h.deps.db, orphan!.id);
+    expect(reaped).toMatchObject({ status: 'failed', error: { code: 'unavailable' } });
+    expect(reaped?.error?.message).toContain('job is gone');
+    await settle(next!.id);
+  });
+
+  it('a run queued long ago whose job still waits in the queue is not reaped', async () => {
+    const [waiting] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await sql`update sync_runs set queued_at = now() - interval '11 minutes' where id = ${waiting!.id}::bigint`.execute(h.deps.db);
+    await expect(triggerSync(h.deps, id, { entity: 'customers', mode: 'full' })).rejects.toMatchObject({ code: 'conflict' });
+    expect(await getRun(h.deps.db, waiting!.id)).toMatchObject({ status: 'queued' });
+    await settle(waiting!.id);
+  });
+
   it('refuses reset and resync while a run is active, before changing anything', async () => {
     const before = await h.deps.db.selectFrom('entity_state').select('sync_cursor').where('connector_id', '=', id).executeTakeFirstOrThrow();
     const live = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
