@@ -54,7 +54,9 @@ export async function fetchPage(
       if (!isAppError(e) || !e.retryable || opts.signal?.aborted === true) throw e;
       let wait: number;
       if (e.code === 'rate_limited') {
-        wait = (e.retryAfterSec ?? 1) * 1000;
+        // `Retry-After: 0` (or a date already past) still waits a little and counts against the
+        // budget: taken literally it would retry back to back, forever.
+        wait = Math.max(policy.baseDelayMs, (e.retryAfterSec ?? 1) * 1000);
         rateLimitedMs += wait;
         if (rateLimitedMs > policy.maxRateLimitWaitMs) throw e;
       } else {
