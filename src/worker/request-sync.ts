@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
 import { AppError } from '../errors.js';
 import type { Connector } from '../store/connectors-repo.js';
-import type { DB } from '../store/db.js';
+import type { DB, Db } from '../store/db.js';
 import { isTransientDbError } from '../store/db-errors.js';
 import { ensureEntityStates, getEntityState } from '../store/entity-state-repo.js';
 import { createRun, finishRun, reapAbandonedRuns, setRunJob, staleQueuedRuns } from '../store/runs-repo.js';
@@ -35,7 +35,7 @@ export interface SyncRequest {
   readonly beforeEnqueue?: ((db: Kysely<DB>, runId: string) => Promise<void>) | undefined;
 }
 
-async function resolveMode(db: Kysely<DB>, connector: Connector, req: SyncRequest): Promise<RunMode> {
+async function resolveMode(db: Db, connector: Connector, req: SyncRequest): Promise<RunMode> {
   const entity = getEntityDef(getConnectorDef(connector.connectorType), req.entity);
   if (entity.read === undefined) throw new AppError('invalid_request', `${req.entity} cannot be replicated: it has no list action`, { path: 'entity' });
   if (req.mode === 'full' || req.mode === 'incremental') {
@@ -78,31 +78,44 @@ const FINISHED_JOB_STATES = new Set(['completed', 'failed', 'unknown']);
  * execute them, and each holds its entity's one active slot. A job still waiting or delayed
  * (a backlog, a throttled connector) keeps its run. Returns the reaped ids.
  */
-export async function reapOrphanedRuns(deps: EnqueueDeps, connectorId: string, entity: string): Promise<string[]> {
+export async function reapOrphanedRuns(db: Db, syncQueue: Queue<SyncJob>, connectorId: string, entity: string): Promise<string[]> {
   const reaped: string[] = [];
-  for (const run of await staleQueuedRuns(deps.db, connectorId, entity, ABANDONED_AFTER_SEC)) {
-    const job = await deps.syncQueue.getJob(run.jobId);
+  for (const run of await staleQueuedRuns(db, connectorId, entity, ABANDONED_AFTER_SEC)) {
+    const job = await syncQueue.getJob(run.jobId);
     const state = job === undefined ? 'missing' : await job.getState();
     if (state !== 'missing' && !FINISHED_JOB_STATES.has(state)) continue;
     const message = `abandoned: its queue job is ${state === 'missing' ? 'gone' : state} and nothing will execute it; replay it to resume from its checkpoint`;
-    if (await finishRun(deps.db, run.id, 'failed', { error: { code: 'unavailable', message }, onlyIfQueued: true })) reaped.push(run.id);
+    if (await finishRun(db, run.id, 'failed', { error: { code: 'unavailable', message }, onlyIfQueued: true })) reaped.push(run.id);
   }
   return reaped;
 }
 
 /** Creates a queued run and its job. A second active run of the same entity is a `conflict`. */
 export async function requestSync(deps: EnqueueDeps, connector: Connector, req: SyncRequest): Promise<SyncRunRow> {
+  return enqueueRun(deps, await createRequestedRun(deps.db, deps.syncQueue, connector, req), req.beforeEnqueue);
+}
+
+/**
+ * The first half of {@link requestSync}: resolves the mode, frees the slot of runs nobody will
+ * execute, and creates the queued run on `db`. In a caller's transaction the run's row holds the
+ * entity's one active slot from then on: a concurrent request waits on the unique index and
+ * then gets its `conflict`. The caller queues the job with {@link enqueueRun} after committing.
+ */
+export async function createRequestedRun(db: Db, syncQueue: Queue<SyncJob>, connector: Connector, req: SyncRequest): Promise<SyncRunRow> {
   if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
-  const mode = await resolveMode(deps.db, connector, req);
-  await ensureEntityStates(deps.db, connector.id, [req.entity]);
-  await reapAbandonedRuns(deps.db, connector.id, req.entity, ABANDONED_AFTER_SEC);
-  await reapOrphanedRuns(deps, connector.id, req.entity);
-  const run = await createRun(deps.db, { connectorId: connector.id, entity: req.entity, trigger: req.trigger, mode, replayOf: req.replayOf ?? null, checkpoint: req.checkpoint ?? null });
+  const mode = await resolveMode(db, connector, req);
+  await ensureEntityStates(db, connector.id, [req.entity]);
+  await reapAbandonedRuns(db, connector.id, req.entity, ABANDONED_AFTER_SEC);
+  await reapOrphanedRuns(db, syncQueue, connector.id, req.entity);
+  return createRun(db, { connectorId: connector.id, entity: req.entity, trigger: req.trigger, mode, replayOf: req.replayOf ?? null, checkpoint: req.checkpoint ?? null });
+}
+
+/** Queues a created run's job; a run that cannot be prepared or queued is failed, never left holding the slot. */
+export async function enqueueRun(deps: EnqueueDeps, run: SyncRunRow, beforeEnqueue?: SyncRequest['beforeEnqueue']): Promise<SyncRunRow> {
   const jobId = syncJobId(run.id);
   try {
-    if (req.beforeEnqueue !== undefined) await req.beforeEnqueue(deps.db, run.id);
+    if (beforeEnqueue !== undefined) await beforeEnqueue(deps.db, run.id);
   } catch (e) {
-    // Never leave a queued run without a job: it would hold the entity's one active slot.
     await finishRun(deps.db, run.id, 'failed', { error: { code: 'internal', message: `could not prepare the run: ${(e as Error).message}` } });
     throw e;
   }
