@@ -44,7 +44,12 @@ async function reindexOpenSearch(deps: ReindexDeps, backend: OpenSearchBackend, 
     await registerSearchIndex(deps.db, next, target.connectorType, target.entity);
     for (const id of connectors) shipped += await shipInto(deps, next, id, target);
   });
-  return { backend: 'opensearch', connector_type: target.connectorType, entity: target.entity, reindexed: true, index, connectors: connectors.length, shipped };
+  // Until the swap, runs shipped their changes to the old index: what they committed after this
+  // connector's pass above, and connectors created meanwhile, would be missing from the new one
+  // until their next run. Every ship from now on resolves the alias to the new index.
+  const all = await connectorIdsOfType(deps.db, target.connectorType);
+  for (const id of all) shipped += await shipInto(deps, index, id, target);
+  return { backend: 'opensearch', connector_type: target.connectorType, entity: target.entity, reindexed: true, index, connectors: all.length, shipped };
 }
 
 /** Recomputes one connector's text shadows batch by batch, each under the entity lock. */

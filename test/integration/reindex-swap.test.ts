@@ -1,0 +1,97 @@
+/**
+ * An OpenSearch reindex while a run keeps writing and shipping, on a real Postgres. Until the
+ * alias swaps, the run ships to the old index; what it committed after the reindex's pass over
+ * its connector must still reach the new index. OpenSearch is the recording HTTP server of the
+ * backend's unit tests: it answers alias lookups with the alias as the test has swapped it so
+ * far, and records which index each bulk action was sent to.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reindexEntity } from '../../src/app/reindex.js';
+import { shipAll } from '../../src/search/indexer.js';
+import { documentId } from '../../src/search/opensearch/names.js';
+import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
+import { searchTarget } from '../../src/search/target.js';
+import { lockEntity, upsertPage } from '../../src/store/records-repo.js';
+import { fakeOpenSearch, ndjsonLines, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+
+const ALIAS = 'payments__customers';
+const OLD = `${ALIAS}__1`;
+const NEW = `${ALIAS}__2`;
+const TARGET = searchTarget('payments', 'customers');
+
+/** One bulk action as the engine received it. */
+interface Sent {
+  readonly index: string;
+  readonly id: string;
+  readonly version: number;
+}
+
+describe('reindex on OpenSearch while a run ships', () => {
+  let h: Harness;
+  let os: FakeOpenSearch;
+  let aliasAt = OLD;
+  /** Runs once, when the alias swap request arrives and before it takes effect. */
+  let beforeSwap: (() => Promise<void>) | null = null;
+  const sent: Sent[] = [];
+
+  const answer = async (req: Recorded): Promise<Reply> => {
+    const path = decodeURIComponent(req.path);
+    if (req.method === 'GET' && path === `/_alias/${ALIAS}`) return { status: 200, body: { [aliasAt]: { aliases: { [ALIAS]: {} } } } };
+    if (req.method === 'GET' && path === `/${ALIAS}__*`) return { status: 200, body: { [OLD]: {} } };
+    if (req.method === 'GET' && (path === `/${OLD}` || path === `/${NEW}`)) return { status: 200, body: { [path.slice(1)]: { settings: { index: { uuid: `uuid-of-${path.slice(1)}` } } } } };
+    if (req.method === 'POST' && path === '/_aliases') {
+      const hook = beforeSwap;
+      beforeSwap = null;
+      await hook?.();
+      aliasAt = NEW;
+      return { status: 200, body: { acknowledged: true } };
+    }
+    if (path !== '/_bulk') return { status: 200, body: { acknowledged: true } };
+    const actions = ndjsonLines(req.body).filter((l): l is Record<string, { _index: string; _id: string; version: number }> => typeof l === 'object' && l !== null && ('index' in l || 'delete' in l));
+    const items = actions.map((a) => {
+      const [op, meta] = Object.entries(a)[0] as [string, { _index: string; _id: string; version: number }];
+      sent.push({ index: meta._index, id: meta._id, version: meta.version });
+      return { [op]: { _index: meta._index, _id: meta._id, status: 201, result: 'created' } };
+    });
+    return { status: 200, body: { took: 1, errors: false, items } };
+  };
+
+  beforeAll(async () => {
+    h = await startHarness({ worker: false });
+    os = await fakeOpenSearch(answer);
+  });
+  afterAll(async () => {
+    await os?.close();
+    await h?.close();
+  });
+
+  const writeRecords = (connectorId: string, ids: readonly number[], tag: string): Promise<unknown> =>
+    h.deps.db.transaction().execute(async (tx) => {
+      await lockEntity(tx, connectorId, 'customers');
+      return upsertPage(tx, connectorId, 'customers', ids.map((i) => ({ id: `cus_${i}`, data: { id: `cus_${i}`, email: `c${i}@example.com`, description: tag } })));
+    });
+
+  it('changes a run shipped to the old index after the reindex passed its connector reach the new index', async () => {
+    const deps = { ...h.deps, backend: new OpenSearchBackend({ client: os.client, backoffMs: 1, maxRetries: 1, sleep: async () => undefined }) };
+    const { id } = await h.createConnector(await h.token());
+    await writeRecords(id, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 'v1');
+    await shipAll(deps, id, TARGET);
+    // The run commits an update and new records, and ships them to the alias, which still names the old index.
+    beforeSwap = async () => {
+      await writeRecords(id, [0, 10, 11, 12], 'v2');
+      await shipAll(deps, id, TARGET);
+    };
+    sent.length = 0;
+    const result = await reindexEntity(deps, 'payments', 'customers');
+    expect(result).toMatchObject({ backend: 'opensearch', index: NEW });
+    expect(beforeSwap).toBeNull();
+    expect(sent.filter((s) => s.index === OLD).map((s) => s.id).sort()).toEqual(['cus_0', 'cus_10', 'cus_11', 'cus_12'].map((r) => documentId(id, r)).sort());
+
+    const rows = await h.deps.db.selectFrom('records').select(['record_id', 'version']).where('connector_id', '=', id).execute();
+    const newest = new Map<string, number>();
+    for (const s of sent.filter((x) => x.index === NEW)) newest.set(s.id, Math.max(newest.get(s.id) ?? 0, s.version));
+    // Every record, at its stored version, in the index the alias now names.
+    expect(Object.fromEntries(newest)).toEqual(Object.fromEntries(rows.map((r) => [documentId(id, r.record_id), Number(r.version)])));
+  });
+});
