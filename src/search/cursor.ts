@@ -10,10 +10,14 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../errors.js';
+import { SEARCH_LIMITS } from './dsl/ast.js';
 
 const VERSION = '1';
-/** Generous: 8 sort keys of 1024-char strings, JSON-escaped, base64url. */
-export const MAX_CURSOR_CHARS = 64 * 1024;
+/**
+ * A cursor holds the last hit's own sort values, which are as long as the record's strings (not
+ * the query's 1024-char ones): as long as fits in a search request with room for the query.
+ */
+export const MAX_CURSOR_CHARS = SEARCH_LIMITS.maxBodyBytes - 64 * 1024;
 const B64URL = /^[A-Za-z0-9_-]+$/;
 
 function invalid(message: string): AppError {
@@ -37,7 +41,12 @@ export function encodeCursor(secret: string, fingerprint: string, after: readonl
   const payloadJson = JSON.stringify({ f: fingerprint, a: after.map(cursorValue) });
   const payload = Buffer.from(payloadJson, 'utf8').toString('base64url');
   const signed = `${VERSION}.${payload}`;
-  return `${signed}.${mac(secret, signed).toString('base64url')}`;
+  const cursor = `${signed}.${mac(secret, signed).toString('base64url')}`;
+  // Never hand out a cursor the next request could not carry or decodeCursor would refuse.
+  if (cursor.length > MAX_CURSOR_CHARS) {
+    throw new AppError('invalid_request', `the last hit's values of the sort fields are too long to page after (a ${cursor.length}-character cursor; at most ${MAX_CURSOR_CHARS}); sort by shorter fields or narrow the filter`, { path: 'sort' });
+  }
+  return cursor;
 }
 
 /** Verifies a cursor and returns its sort values (frozen), or throws `invalid_cursor`. */

@@ -22,6 +22,13 @@ describe('cursor', () => {
     expect(() => encodeCursor(SECRET, FP, [{}])).toThrow(AppError);
     expect(() => encodeCursor(SECRET, FP, [Number.NaN])).toThrow(AppError);
   });
+  it('round-trips the long values a hit can carry (its own strings, not the query\'s 1024-char ones)', () => {
+    const long = ['x'.repeat(50_000), '漢'.repeat(20_000), 'cus_1'];
+    expect(decodeCursor(SECRET, FP, encodeCursor(SECRET, FP, long))).toEqual(long);
+  });
+  it('refuses to issue a cursor it could not take back, naming the sort', () => {
+    expectAppError(() => encodeCursor(SECRET, FP, ['x'.repeat(MAX_CURSOR_CHARS), 'cus_1']), 'invalid_request', 'sort', 'too long');
+  });
   it('is deterministic', () => {
     expect(encodeCursor(SECRET, FP, AFTER)).toBe(encodeCursor(SECRET, FP, AFTER));
   });
