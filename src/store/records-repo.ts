@@ -105,14 +105,17 @@ export async function markSeen(db: Db, runId: string, ids: readonly string[]): P
 /**
  * Gives a replay from the checkpoint the original's seen-set and fence, so partitions read before
  * the checkpoint are not tombstoned and records stored since the original started are not judged.
- * Returns false, and clears the replay's checkpoint, when the seen-set was already dropped.
+ * Returns false, and clears the replay's checkpoint, when the seen-set was already dropped, or
+ * when the original has no fence (it started before migration 0004): the replay would fence at
+ * its own start and judge records stored in between, in partitions it never reads again.
  */
 export async function inheritSeen(db: Db, fromRunId: string, toRunId: string): Promise<boolean> {
   const res = await sql`
     update sync_runs t set seen_fence = f.seen_fence
-      from sync_runs f where f.id = ${fromRunId}::bigint and t.id = ${toRunId}::bigint and f.seen_dropped_at is null`.execute(db);
+      from sync_runs f
+     where f.id = ${fromRunId}::bigint and t.id = ${toRunId}::bigint and f.seen_dropped_at is null and f.seen_fence is not null`.execute(db);
   if (Number(res.numAffectedRows ?? 0n) === 0) {
-    // The seen-set was dropped meanwhile: without it the checkpoint would tombstone what lies before it.
+    // Without the seen-set (or its fence) the checkpoint would tombstone what lies before it.
     await db.updateTable('sync_runs').set({ checkpoint: null }).where('id', '=', toRunId).execute();
     return false;
   }

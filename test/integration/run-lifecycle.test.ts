@@ -228,6 +228,21 @@ describe('run lifecycle edges', () => {
     expect(Number(live.n)).toBe(300);
   });
 
+  it('replaying a full run that started before seen fences existed starts over instead of resuming', async () => {
+    const [failed] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await claimRun(h.deps.db, failed!.id, 2, 120);
+    await markSeen(h.deps.db, failed!.id, ['cus_x']);
+    // Claimed before migration 0004: no fence. Resuming would fence at the replay's own start and
+    // judge records stored since, in the partitions before the checkpoint it never reads again.
+    await sql`update sync_runs set seen_fence = null, checkpoint = '{"partition":0,"page":{"starting_after":"cus_x"}}'::jsonb where id = ${failed!.id}::bigint`.execute(h.deps.db);
+    await failRun(h.deps, { id: failed!.id, connectorId: id, entity: 'customers' }, new Error('upstream 500s'));
+    const replay = await replayRun(h.deps, failed!.id);
+    expect(replay.checkpoint).toBeNull();
+    await settle(replay.id);
+    const live = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    expect(Number(live.n)).toBe(300);
+  });
+
   it('overlapping page writes take the entity lock in page order: an exclusive request between them cannot deadlock them', async () => {
     const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
     await claimRun(h.deps.db, run!.id, 2, 120);
