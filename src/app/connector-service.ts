@@ -75,6 +75,11 @@ export function replicatedEntities(connector: Pick<Connector, 'connectorType' | 
  */
 const SCHEDULE_TIMEOUT_MS = 10_000;
 
+/** Creates or updates the connector's job scheduler, or fails `unavailable` when the queue does not answer in time. */
+export async function scheduleConnector(deps: Deps, connector: Connector): Promise<void> {
+  await within(upsertSchedule(deps.scheduleQueue, connector), SCHEDULE_TIMEOUT_MS, () => new AppError('unavailable', 'the schedule queue did not answer; try again', { retryable: true, retryAfterSec: 5 }));
+}
+
 /** Creates a connector and queues its first sync; returns it with entity status. */
 export async function createConnector(deps: Deps, principal: Principal, input: CreateConnectorInput): Promise<ConnectorView> {
   const id = randomUUID();
@@ -99,7 +104,7 @@ export async function createConnector(deps: Deps, principal: Principal, input: C
   // end up with a duplicate that never syncs. If a first run cannot be queued below, the
   // schedule's next tick starts it (as a full run: the entity has none yet).
   try {
-    await within(upsertSchedule(deps.scheduleQueue, connector), SCHEDULE_TIMEOUT_MS, () => new AppError('unavailable', 'the schedule queue did not answer; try again', { retryable: true, retryAfterSec: 5 }));
+    await scheduleConnector(deps, connector);
   } catch (e) {
     await deps.db.deleteFrom('connectors').where('id', '=', connector.id).execute();
     throw e;

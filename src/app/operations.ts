@@ -12,9 +12,9 @@ import type { DB } from '../store/db.js';
 import type { RunCheckpoint, RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
 import { createRequestedRun, enqueueRun, requestSync } from '../worker/request-sync.js';
-import { removeSchedule, upsertSchedule } from '../worker/schedules.js';
+import { removeSchedule } from '../worker/schedules.js';
 import { readFromOf } from '../worker/saved-cursor.js';
-import { replicatedEntities } from './connector-service.js';
+import { replicatedEntities, scheduleConnector } from './connector-service.js';
 import type { Deps } from './deps.js';
 
 async function mustRun(deps: Deps, runId: string): Promise<SyncRunRow> {
@@ -133,16 +133,23 @@ export async function pauseConnector(deps: Deps, connectorId: string): Promise<v
   await deps.db.updateTable('entity_state').set({ status: 'paused', next_run_at: null }).where('connector_id', '=', connector.id).execute();
 }
 
-/** Resumes a paused connector: schedule restored, entities back to ready (or initializing). */
+/**
+ * Resumes a paused connector: schedule restored, entities back to ready (or initializing). The
+ * schedule comes first: a queue that does not take it leaves the connector paused for the
+ * operator to retry, not active without a schedule that would ever sync it. A schedule whose
+ * connector is still paused (the update below failed) ticks into nothing.
+ */
 export async function resumeConnector(deps: Deps, connectorId: string): Promise<void> {
   const connector = await mustConnector(deps, connectorId);
-  await deps.db.updateTable('connectors').set({ status: 'active', updated_at: sql<Date>`now()` }).where('id', '=', connector.id).execute();
-  await deps.db
-    .updateTable('entity_state')
-    .set({ status: sql`case when last_synced_at is null then 'initializing' else 'ready' end` })
-    .where('connector_id', '=', connector.id)
-    .execute();
-  await upsertSchedule(deps.scheduleQueue, { ...connector, status: 'active' });
+  await scheduleConnector(deps, { ...connector, status: 'active' });
+  await deps.db.transaction().execute(async (tx) => {
+    await tx.updateTable('connectors').set({ status: 'active', updated_at: sql<Date>`now()` }).where('id', '=', connector.id).execute();
+    await tx
+      .updateTable('entity_state')
+      .set({ status: sql`case when last_synced_at is null then 'initializing' else 'ready' end` })
+      .where('connector_id', '=', connector.id)
+      .execute();
+  });
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cancelRun, replayRun, resetEntity, resyncEntity, triggerSync } from '../../src/app/operations.js';
+import { cancelRun, pauseConnector, replayRun, resetEntity, resumeConnector, resyncEntity, triggerSync } from '../../src/app/operations.js';
 import { markSeen } from '../../src/store/records-repo.js';
 import { claimRun, getRun, lockOwnedRun } from '../../src/store/runs-repo.js';
 import type { Job } from 'bullmq';
@@ -298,9 +298,10 @@ describe('run lifecycle edges', () => {
     expect(state.status).toBe('paused');
   });
   // Last: it closes the schedule queue.
-  it('a connector whose schedule the queue does not take is taken back out: nothing half-created for a retry to duplicate', async () => {
+  it('a connector whose schedule the queue does not take is taken back out, or left paused: nothing half-done for a retry to duplicate', async () => {
     const count = async () => Number((await h.deps.db.selectFrom('connectors').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()).n);
     const before = await count();
+    await pauseConnector(h.deps, id);
     await h.deps.scheduleQueue.close();
     const res = await h.app.inject({
       method: 'POST',
@@ -312,5 +313,9 @@ describe('run lifecycle edges', () => {
     expect(res.statusCode, res.body).toBe(503);
     expect(res.json()).toMatchObject({ error: { code: 'unavailable' } });
     expect(await count()).toBe(before);
+    // Nor is a paused connector resumed without its schedule: it would look active and never sync.
+    await expect(resumeConnector(h.deps, id)).rejects.toMatchObject({ code: 'unavailable' });
+    const after = await h.deps.db.selectFrom('connectors').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(after.status).toBe('paused');
   });
 });
