@@ -138,7 +138,7 @@ export async function finishRun(
   db: Db,
   id: string,
   status: Exclude<RunStatus, 'queued' | 'running'>,
-  extra: { deleted?: number; error?: RunError; attempt?: number; onlyIfQueued?: boolean } = {},
+  extra: { deleted?: number; error?: RunError; attempt?: number } = {},
 ): Promise<boolean> {
   const res = await db
     .updateTable('sync_runs')
@@ -149,7 +149,7 @@ export async function finishRun(
       error: extra.error === undefined ? null : JSON.stringify(extra.error),
     })
     .where('id', '=', id)
-    .where('status', 'in', extra.onlyIfQueued === true ? ['queued'] : ['queued', 'running'])
+    .where('status', 'in', ['queued', 'running'])
     .$if(extra.attempt !== undefined, (q) => q.where('attempts', '=', extra.attempt as number))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
@@ -182,48 +182,54 @@ export async function touchRun(db: Db, id: string, attempt: number): Promise<voi
 }
 
 /**
- * Fails the active runs of an entity that nobody executes any more: running without a heartbeat
- * for `staleSec` (every execution beats while it lives, and BullMQ redelivers a dead worker's job
- * within a lock period), or queued without a job for as long (the enqueuing process died between
- * the two). Otherwise such a run would hold the entity's one active slot forever. Their
- * checkpoints stay, so a replay resumes them. Returns the reaped ids.
+ * Fails runs of an entity queued for `staleSec` without a job (the enqueuing process died
+ * between creating the run and queuing its job): nothing will ever execute them, and each would
+ * hold the entity's one active slot forever. Their checkpoints stay, so a replay resumes them.
+ * Returns the reaped ids. Runs with a job are judged against the queue (request-sync.ts).
  */
-export async function reapAbandonedRuns(db: Db, connectorId: string, entity: string, staleSec: number): Promise<string[]> {
-  const error = JSON.stringify({ code: 'unavailable', message: `abandoned: no worker executed it for ${staleSec} s; replay it to resume from its checkpoint` });
+export async function reapJoblessRuns(db: Db, connectorId: string, entity: string, staleSec: number): Promise<string[]> {
+  const error = JSON.stringify({ code: 'unavailable', message: `abandoned: queued ${staleSec} s ago without a job; replay it to resume from its checkpoint` });
   const rows = await db
     .updateTable('sync_runs')
     .set({ status: 'failed', finished_at: sql<Date>`now()`, error })
     .where('connector_id', '=', connectorId)
     .where('entity', '=', entity)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('status', '=', 'running'), eb('heartbeat_at', '<', sql<Date>`now() - make_interval(secs => ${staleSec})`)]),
-        eb.and([eb('status', '=', 'queued'), eb('job_id', 'is', null), eb('queued_at', '<', sql<Date>`now() - make_interval(secs => ${staleSec})`)]),
-      ]),
-    )
+    .where('status', '=', 'queued')
+    .where('job_id', 'is', null)
+    .where('queued_at', '<', sql<Date>`now() - make_interval(secs => ${staleSec})`)
     .returning('id')
     .execute();
   return rows.map((r) => r.id);
 }
 
-/** A queued run and the id of its job. */
-export interface QueuedRunJob {
+/** An active run that has shown no sign of life for a while, with its job and attempt. */
+export interface SilentRun {
   readonly id: string;
-  readonly jobId: string;
+  readonly status: 'queued' | 'running';
+  readonly jobId: string | null;
+  /** Fences the reaping: a claim meanwhile takes the next attempt. */
+  readonly attempts: number;
 }
 
-/** Runs of an entity queued with a job for longer than `staleSec`: candidates for {@link reapAbandonedRuns}' queue-side check. */
-export async function staleQueuedRuns(db: Db, connectorId: string, entity: string, staleSec: number): Promise<QueuedRunJob[]> {
+/**
+ * Active runs of an entity silent for `staleSec`: queued with a job for that long, or running
+ * without a heartbeat for that long (every execution beats while it lives).
+ */
+export async function silentRuns(db: Db, connectorId: string, entity: string, staleSec: number): Promise<SilentRun[]> {
+  const stale = sql<Date>`now() - make_interval(secs => ${staleSec})`;
   const rows = await db
     .selectFrom('sync_runs')
-    .select(['id', 'job_id'])
+    .select(['id', 'status', 'job_id', 'attempts'])
     .where('connector_id', '=', connectorId)
     .where('entity', '=', entity)
-    .where('status', '=', 'queued')
-    .where('job_id', 'is not', null)
-    .where('queued_at', '<', sql<Date>`now() - make_interval(secs => ${staleSec})`)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'queued'), eb('job_id', 'is not', null), eb('queued_at', '<', stale)]),
+        eb.and([eb('status', '=', 'running'), eb('heartbeat_at', '<', stale)]),
+      ]),
+    )
     .execute();
-  return rows.map((r) => ({ id: r.id, jobId: r.job_id as string }));
+  return rows.map((r) => ({ id: r.id, status: r.status as SilentRun['status'], jobId: r.job_id, attempts: r.attempts }));
 }
 
 /**

@@ -7,13 +7,13 @@ import type { Connector } from '../store/connectors-repo.js';
 import type { DB, Db } from '../store/db.js';
 import { isTransientDbError } from '../store/db-errors.js';
 import { ensureEntityStates, getEntityState } from '../store/entity-state-repo.js';
-import { createRun, finishRun, reapAbandonedRuns, setRunJob, staleQueuedRuns } from '../store/runs-repo.js';
+import { createRun, finishRun, reapJoblessRuns, setRunJob, silentRuns, type SilentRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode, RunTrigger, SyncRunRow } from '../store/schema.js';
 import { sleep } from './fetch-page.js';
 import { SYNC_RETRY, syncJobId, type SyncJob } from './jobs.js';
 
 /**
- * An active run with no sign of life for this long is abandoned (see reapAbandonedRuns). Far
+ * An active run with no sign of life for this long may be abandoned (see reapAbandonedRuns). Far
  * above the worker's heartbeat period and BullMQ's stalled-job redelivery.
  */
 export const ABANDONED_AFTER_SEC = 600;
@@ -68,24 +68,32 @@ async function enqueueSync(deps: EnqueueDeps, runId: string, jobId: string): Pro
   }
 }
 
-/** Job states in which the queue will never execute the job again. */
-const FINISHED_JOB_STATES = new Set(['completed', 'failed', 'unknown']);
+/** Job states in which the queue will still deliver the job to a worker. */
+const PENDING_JOB_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
+
+function abandonedMessage(run: SilentRun, jobState: string): string {
+  const why = run.status === 'running' ? `no worker executed it for ${ABANDONED_AFTER_SEC} s` : `its queue job is ${jobState === 'missing' ? 'gone' : jobState} and nothing will execute it`;
+  return `abandoned: ${why}; replay it to resume from its checkpoint`;
+}
 
 /**
- * Fails runs queued for ABANDONED_AFTER_SEC whose job the queue no longer holds, or holds as
- * finished: the job's last attempt could not record the run's failure (the database was down
- * then), or the queue lost its data (Redis restarted without persistence). Nothing would ever
- * execute them, and each holds its entity's one active slot. A job still waiting or delayed
- * (a backlog, a throttled connector) keeps its run. Returns the reaped ids.
+ * Fails the active runs of an entity that nobody will execute any more, each of which would
+ * hold the entity's one active slot forever: queued for ABANDONED_AFTER_SEC with a job the queue
+ * no longer holds or holds as finished (its last attempt could not record the failure while the
+ * database was down; Redis lost its data), or running without a heartbeat for as long and no
+ * job the queue will deliver again. A job still waiting or delayed keeps its run: a backlog, a
+ * connector at its run limit (a redelivered run waits there without beating, see claimRun), a
+ * dead worker's job not yet taken again. Their checkpoints stay for a replay. Returns the reaped ids.
  */
-export async function reapOrphanedRuns(db: Db, syncQueue: Queue<SyncJob>, connectorId: string, entity: string): Promise<string[]> {
-  const reaped: string[] = [];
-  for (const run of await staleQueuedRuns(db, connectorId, entity, ABANDONED_AFTER_SEC)) {
-    const job = await syncQueue.getJob(run.jobId);
+export async function reapAbandonedRuns(db: Db, syncQueue: Queue<SyncJob>, connectorId: string, entity: string): Promise<string[]> {
+  const reaped = await reapJoblessRuns(db, connectorId, entity, ABANDONED_AFTER_SEC);
+  for (const run of await silentRuns(db, connectorId, entity, ABANDONED_AFTER_SEC)) {
+    const job = run.jobId === null ? undefined : await syncQueue.getJob(run.jobId);
     const state = job === undefined ? 'missing' : await job.getState();
-    if (state !== 'missing' && !FINISHED_JOB_STATES.has(state)) continue;
-    const message = `abandoned: its queue job is ${state === 'missing' ? 'gone' : state} and nothing will execute it; replay it to resume from its checkpoint`;
-    if (await finishRun(db, run.id, 'failed', { error: { code: 'unavailable', message }, onlyIfQueued: true })) reaped.push(run.id);
+    // A queued run whose job is active is being claimed right now.
+    if (PENDING_JOB_STATES.has(state) || (run.status === 'queued' && state === 'active')) continue;
+    const error = { code: 'unavailable' as const, message: abandonedMessage(run, state) };
+    if (await finishRun(db, run.id, 'failed', { error, attempt: run.attempts })) reaped.push(run.id);
   }
   return reaped;
 }
@@ -105,8 +113,7 @@ export async function createRequestedRun(db: Db, syncQueue: Queue<SyncJob>, conn
   if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
   const mode = await resolveMode(db, connector, req);
   await ensureEntityStates(db, connector.id, [req.entity]);
-  await reapAbandonedRuns(db, connector.id, req.entity, ABANDONED_AFTER_SEC);
-  await reapOrphanedRuns(db, syncQueue, connector.id, req.entity);
+  await reapAbandonedRuns(db, syncQueue, connector.id, req.entity);
   return createRun(db, { connectorId: connector.id, entity: req.entity, trigger: req.trigger, mode, replayOf: req.replayOf ?? null, checkpoint: req.checkpoint ?? null });
 }
 

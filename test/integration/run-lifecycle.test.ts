@@ -57,12 +57,23 @@ describe('run lifecycle edges', () => {
   it('fails a run nobody executes any more, so the entity can sync again', async () => {
     const [stuck] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
     // Its worker died long ago and its job is gone: running, with a heartbeat 11 minutes old.
+    await (await h.deps.syncQueue.getJob(stuck!.job_id!))?.remove();
     await sql`update sync_runs set status = 'running', heartbeat_at = now() - interval '11 minutes' where id = ${stuck!.id}::bigint`.execute(h.deps.db);
     const [next] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
     const reaped = await getRun(h.deps.db, stuck!.id);
     expect(reaped).toMatchObject({ status: 'failed', error: { code: 'unavailable' } });
     expect(reaped?.error?.message).toContain('abandoned');
     await settle(next!.id);
+  });
+
+  it('a silent running run whose job the queue will still deliver is not reaped (a redelivery waiting at the run limit)', async () => {
+    const [waiting] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    // Redelivered after a crash and throttled: running with the dead execution's old beat, its job waiting.
+    await sql`update sync_runs set status = 'running', heartbeat_at = now() - interval '11 minutes' where id = ${waiting!.id}::bigint`.execute(h.deps.db);
+    await expect(triggerSync(h.deps, id, { entity: 'customers', mode: 'full' })).rejects.toMatchObject({ code: 'conflict' });
+    expect(await getRun(h.deps.db, waiting!.id)).toMatchObject({ status: 'running' });
+    await sql`update sync_runs set status = 'queued' where id = ${waiting!.id}::bigint`.execute(h.deps.db);
+    await settle(waiting!.id);
   });
 
   it('a live run is not reaped: a second trigger is still a conflict', async () => {
