@@ -11,7 +11,7 @@ import { findActiveRun, getRun } from '../store/runs-repo.js';
 import type { DB } from '../store/db.js';
 import type { RunCheckpoint, RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
-import { createRequestedRun, enqueueRun, requestSync } from '../worker/request-sync.js';
+import { createRequestedRun, enqueueRun, reapAbandonedRuns, requestSync } from '../worker/request-sync.js';
 import { removeSchedule } from '../worker/schedules.js';
 import { readFromOf } from '../worker/saved-cursor.js';
 import { replicatedEntities, scheduleConnector } from './connector-service.js';
@@ -155,44 +155,52 @@ export async function resumeConnector(deps: Deps, connectorId: string): Promise<
 /**
  * Refuses (409) to reset or resync an entity with a run in flight or a paused connector, before
  * anything is changed: a running run would overwrite the forgotten cursor, or skip re-reading
- * the records tombstoned behind it. Then creates the full run that follows, in the caller's
- * transaction: until it commits, that run's row holds the entity's one active slot, so a schedule
- * tick cannot start an incremental run that reads the old cursor meanwhile. Holds the entity
- * lock for the caller's transaction.
+ * the records tombstoned behind it. Holds the entity lock for the caller's transaction.
  */
-async function claimIdle(deps: Deps, tx: Transaction<DB>, connector: Connector, entity: string): Promise<SyncRunRow> {
+async function assertIdle(tx: Transaction<DB>, connector: Connector, entity: string): Promise<void> {
   if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
   await lockEntity(tx, connector.id, entity);
-  return createRequestedRun(tx, deps.syncQueue, connector, { entity, trigger: 'manual', mode: 'full' }).catch(async (e: unknown) => {
-    // Name the run in the way (the transaction is aborted: look outside it).
-    const active = isAppError(e) && e.code === 'conflict' ? await findActiveRun(deps.db, connector.id, entity) : null;
-    throw active === null ? e : new AppError('conflict', `run ${active.id} of ${entity} is still active; cancel it or wait`, { path: 'entity' });
+  const active = await findActiveRun(tx, connector.id, entity);
+  if (active !== null) throw new AppError('conflict', `run ${active.id} of ${entity} is still active; cancel it or wait`, { path: 'entity' });
+}
+
+/**
+ * A reset or resync: `change` in one transaction with the full run that follows, created last. A
+ * schedule tick that created a run meanwhile (which reads the cursor the change forgets) makes
+ * that insert a `conflict` and the whole change rolls back; from the commit on, the run's row
+ * holds the entity's slot. Runs nobody will execute are reaped first, outside the transaction
+ * (that asks the queue).
+ */
+async function changeThenRunFull<T>(deps: Deps, connector: Connector, entity: string, change: (tx: Transaction<DB>) => Promise<T>): Promise<{ result: T; run: SyncRunRow }> {
+  await reapAbandonedRuns(deps.db, deps.syncQueue, connector.id, entity);
+  const { result, created } = await deps.db.transaction().execute(async (tx) => {
+    await assertIdle(tx, connector, entity);
+    const changed = await change(tx);
+    return { result: changed, created: await createRequestedRun(tx, connector, { entity, trigger: 'manual', mode: 'full' }) };
   });
+  return { result, run: await enqueueRun(deps, created) };
 }
 
 /** Resync: forget the incremental cursor (data kept), then run full. */
 export async function resyncEntity(deps: Deps, connectorId: string, entity: string): Promise<SyncRunRow> {
   const connector = await mustConnector(deps, connectorId);
   entitiesOf(connector, entity);
-  const run = await deps.db.transaction().execute(async (tx) => {
-    const created = await claimIdle(deps, tx, connector, entity);
+  const { run } = await changeThenRunFull(deps, connector, entity, async (tx) => {
     await tx.updateTable('entity_state').set({ sync_cursor: null }).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();
-    return created;
   });
-  return enqueueRun(deps, run);
+  return run;
 }
 
 /** Reset: tombstone every record of the entity (so the index drops them), forget the cursor, run full. */
 export async function resetEntity(deps: Deps, connectorId: string, entity: string): Promise<{ tombstoned: number; run: SyncRunRow }> {
   const connector = await mustConnector(deps, connectorId);
   entitiesOf(connector, entity);
-  const { tombstoned, run } = await deps.db.transaction().execute(async (tx) => {
-    const created = await claimIdle(deps, tx, connector, entity);
+  const { result: tombstoned, run } = await changeThenRunFull(deps, connector, entity, async (tx) => {
     const res = await sql`update records set deleted_at = now(), version = nextval('record_version_seq'), updated_at = now()
       where connector_id = ${connector.id}::uuid and entity = ${entity} and deleted_at is null`.execute(tx);
     await tx.updateTable('entity_state').set({ sync_cursor: null, record_count: 0 }).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();
     await dropSupersededSeen(tx, connector.id, entity, null);
-    return { tombstoned: Number(res.numAffectedRows ?? 0n), run: created };
+    return Number(res.numAffectedRows ?? 0n);
   });
-  return { tombstoned, run: await enqueueRun(deps, run) };
+  return { tombstoned, run };
 }

@@ -42,7 +42,8 @@ export function encodeCursor(secret: string, fingerprint: string, after: readonl
   const payload = Buffer.from(payloadJson, 'utf8').toString('base64url');
   const signed = `${VERSION}.${payload}`;
   const cursor = `${signed}.${mac(secret, signed).toString('base64url')}`;
-  // Never hand out a cursor the next request could not carry or decodeCursor would refuse.
+  // Never hand out a cursor decodeCursor would refuse (with the query, the next request must
+  // still fit the body limit: a query near 1 MiB and a cursor near this cap do not).
   if (cursor.length > MAX_CURSOR_CHARS) {
     throw new AppError('invalid_request', `the last hit's values of the sort fields are too long to page after (a ${cursor.length}-character cursor; at most ${MAX_CURSOR_CHARS}); sort by shorter fields or narrow the filter`, { path: 'sort' });
   }

@@ -29,6 +29,9 @@ export async function createRun(
         mode: input.mode,
         replay_of: input.replayOf ?? null,
         checkpoint: input.checkpoint == null ? null : JSON.stringify(input.checkpoint),
+        // The clock, not the transaction's start: a run created at the end of a long transaction
+        // (a reset) must not look queued for that long to the reaper when it commits.
+        queued_at: sql<Date>`clock_timestamp()`,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -181,27 +184,6 @@ export async function touchRun(db: Db, id: string, attempt: number): Promise<voi
     .execute();
 }
 
-/**
- * Fails runs of an entity queued for `staleSec` without a job (the enqueuing process died
- * between creating the run and queuing its job): nothing will ever execute them, and each would
- * hold the entity's one active slot forever. Their checkpoints stay, so a replay resumes them.
- * Returns the reaped ids. Runs with a job are judged against the queue (request-sync.ts).
- */
-export async function reapJoblessRuns(db: Db, connectorId: string, entity: string, staleSec: number): Promise<string[]> {
-  const error = JSON.stringify({ code: 'unavailable', message: `abandoned: queued ${staleSec} s ago without a job; replay it to resume from its checkpoint` });
-  const rows = await db
-    .updateTable('sync_runs')
-    .set({ status: 'failed', finished_at: sql<Date>`now()`, error })
-    .where('connector_id', '=', connectorId)
-    .where('entity', '=', entity)
-    .where('status', '=', 'queued')
-    .where('job_id', 'is', null)
-    .where('queued_at', '<', sql<Date>`now() - make_interval(secs => ${staleSec})`)
-    .returning('id')
-    .execute();
-  return rows.map((r) => r.id);
-}
-
 /** An active run that has shown no sign of life for a while, with its job and attempt. */
 export interface SilentRun {
   readonly id: string;
@@ -212,8 +194,8 @@ export interface SilentRun {
 }
 
 /**
- * Active runs of an entity silent for `staleSec`: queued with a job for that long, or running
- * without a heartbeat for that long (every execution beats while it lives).
+ * Active runs of an entity silent for `staleSec`: queued for that long, or running without a
+ * heartbeat for that long (every execution beats while it lives).
  */
 export async function silentRuns(db: Db, connectorId: string, entity: string, staleSec: number): Promise<SilentRun[]> {
   const stale = sql<Date>`now() - make_interval(secs => ${staleSec})`;
@@ -224,7 +206,7 @@ export async function silentRuns(db: Db, connectorId: string, entity: string, st
     .where('entity', '=', entity)
     .where((eb) =>
       eb.or([
-        eb.and([eb('status', '=', 'queued'), eb('job_id', 'is not', null), eb('queued_at', '<', stale)]),
+        eb.and([eb('status', '=', 'queued'), eb('queued_at', '<', stale)]),
         eb.and([eb('status', '=', 'running'), eb('heartbeat_at', '<', stale)]),
       ]),
     )

@@ -7,7 +7,7 @@ import type { Connector } from '../store/connectors-repo.js';
 import type { DB, Db } from '../store/db.js';
 import { isTransientDbError } from '../store/db-errors.js';
 import { ensureEntityStates, getEntityState } from '../store/entity-state-repo.js';
-import { createRun, finishRun, reapJoblessRuns, setRunJob, silentRuns, type SilentRun } from '../store/runs-repo.js';
+import { createRun, finishRun, setRunJob, silentRuns, type SilentRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode, RunTrigger, SyncRunRow } from '../store/schema.js';
 import { sleep } from './fetch-page.js';
 import { SYNC_RETRY, syncJobId, type SyncJob } from './jobs.js';
@@ -68,52 +68,54 @@ async function enqueueSync(deps: EnqueueDeps, runId: string, jobId: string): Pro
   }
 }
 
-/** Job states in which the queue will still deliver the job to a worker. */
-const PENDING_JOB_STATES = new Set(['waiting', 'delayed', 'prioritized', 'waiting-children']);
+/** Job states in which the queue will never deliver the job again. */
+const FINISHED_JOB_STATES = new Set(['completed', 'failed', 'unknown']);
 
 function abandonedMessage(run: SilentRun, jobState: string): string {
-  const why = run.status === 'running' ? `no worker executed it for ${ABANDONED_AFTER_SEC} s` : `its queue job is ${jobState === 'missing' ? 'gone' : jobState} and nothing will execute it`;
+  const job = jobState === 'missing' ? 'its queue job is gone' : `its queue job is ${jobState}`;
+  const why = run.status === 'running' ? `no worker executed it for ${ABANDONED_AFTER_SEC} s and ${job}` : `${job} and nothing will execute it`;
   return `abandoned: ${why}; replay it to resume from its checkpoint`;
 }
 
 /**
  * Fails the active runs of an entity that nobody will execute any more, each of which would
- * hold the entity's one active slot forever: queued for ABANDONED_AFTER_SEC with a job the queue
- * no longer holds or holds as finished (its last attempt could not record the failure while the
- * database was down; Redis lost its data), or running without a heartbeat for as long and no
- * job the queue will deliver again. A job still waiting or delayed keeps its run: a backlog, a
- * connector at its run limit (a redelivered run waits there without beating, see claimRun), a
- * dead worker's job not yet taken again. Their checkpoints stay for a replay. Returns the reaped ids.
+ * hold the entity's one active slot forever: silent for ABANDONED_AFTER_SEC (queued that long,
+ * or running without a heartbeat that long) and with no job the queue will deliver again (a
+ * crash between creating the run and queuing its job; a last attempt that could not record the
+ * failure while the database was down; Redis that lost its data). A job the queue still holds
+ * unfinished keeps its run, whatever its state: a backlog, a redelivered run waiting at its
+ * connector's run limit (it keeps the dead execution's old beat there, see claimRun, and is
+ * `active` while it tries). Checkpoints stay for a replay. Returns the reaped ids. Asks the
+ * queue: never call it inside a transaction that holds locks.
  */
 export async function reapAbandonedRuns(db: Db, syncQueue: Queue<SyncJob>, connectorId: string, entity: string): Promise<string[]> {
-  const reaped = await reapJoblessRuns(db, connectorId, entity, ABANDONED_AFTER_SEC);
+  const reaped: string[] = [];
   for (const run of await silentRuns(db, connectorId, entity, ABANDONED_AFTER_SEC)) {
-    const job = run.jobId === null ? undefined : await syncQueue.getJob(run.jobId);
+    // The job id is derived from the run: look it up even when recording it failed.
+    const job = await syncQueue.getJob(run.jobId ?? syncJobId(run.id));
     const state = job === undefined ? 'missing' : await job.getState();
-    // A queued run whose job is active is being claimed right now.
-    if (PENDING_JOB_STATES.has(state) || (run.status === 'queued' && state === 'active')) continue;
-    const error = { code: 'unavailable' as const, message: abandonedMessage(run, state) };
-    if (await finishRun(db, run.id, 'failed', { error, attempt: run.attempts })) reaped.push(run.id);
+    if (state !== 'missing' && !FINISHED_JOB_STATES.has(state)) continue;
+    // Fenced: a claim since the read took the next attempt.
+    if (await finishRun(db, run.id, 'failed', { error: { code: 'unavailable', message: abandonedMessage(run, state) }, attempt: run.attempts })) reaped.push(run.id);
   }
   return reaped;
 }
 
 /** Creates a queued run and its job. A second active run of the same entity is a `conflict`. */
 export async function requestSync(deps: EnqueueDeps, connector: Connector, req: SyncRequest): Promise<SyncRunRow> {
-  return enqueueRun(deps, await createRequestedRun(deps.db, deps.syncQueue, connector, req), req.beforeEnqueue);
+  await reapAbandonedRuns(deps.db, deps.syncQueue, connector.id, req.entity);
+  return enqueueRun(deps, await createRequestedRun(deps.db, connector, req), req.beforeEnqueue);
 }
 
 /**
- * The first half of {@link requestSync}: resolves the mode, frees the slot of runs nobody will
- * execute, and creates the queued run on `db`. In a caller's transaction the run's row holds the
- * entity's one active slot from then on: a concurrent request waits on the unique index and
- * then gets its `conflict`. The caller queues the job with {@link enqueueRun} after committing.
+ * The database half of {@link requestSync}: resolves the mode and creates the queued run on `db`,
+ * which may be the caller's transaction (the caller reaps abandoned runs first, outside it, and
+ * queues the job with {@link enqueueRun} after committing).
  */
-export async function createRequestedRun(db: Db, syncQueue: Queue<SyncJob>, connector: Connector, req: SyncRequest): Promise<SyncRunRow> {
+export async function createRequestedRun(db: Db, connector: Connector, req: SyncRequest): Promise<SyncRunRow> {
   if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
   const mode = await resolveMode(db, connector, req);
   await ensureEntityStates(db, connector.id, [req.entity]);
-  await reapAbandonedRuns(db, syncQueue, connector.id, req.entity);
   return createRun(db, { connectorId: connector.id, entity: req.entity, trigger: req.trigger, mode, replayOf: req.replayOf ?? null, checkpoint: req.checkpoint ?? null });
 }
 

@@ -117,19 +117,17 @@ describe('run lifecycle edges', () => {
     await settle(active!.id);
   });
 
-  it('a sync requested while a reset is in flight waits for it and is refused: no incremental run reads the cursor the reset forgets', async () => {
-    const waiting = async (like: string) => {
-      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like ${like}`.execute(h.deps.db);
+  it('a sync requested while a reset is in flight rolls the reset back whole: no run reads a cursor over tombstoned records', async () => {
+    const cursorBefore = (await h.deps.db.selectFrom('entity_state').select('sync_cursor').where('connector_id', '=', id).executeTakeFirstOrThrow()).sync_cursor;
+    const resetWaits = async () => {
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and query like 'update records set deleted_at%'`.execute(h.deps.db);
       return (rows[0]?.n ?? 0) > 0;
-    };
-    const until = async (cond: () => Promise<boolean>) => {
-      for (let i = 0; i < 200 && !(await cond()); i++) await new Promise((r) => setTimeout(r, 25));
     };
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));
-    // A row lock on one record holds the reset's tombstoning in flight.
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => (locked = r));
+    // A row lock on one record holds the reset's tombstoning in flight.
     const blocker = h.deps.db.transaction().execute(async (tx) => {
       await sql`select 1 from records where connector_id = ${id}::uuid and entity = 'customers' limit 1 for update`.execute(tx);
       locked();
@@ -137,21 +135,22 @@ describe('run lifecycle edges', () => {
     });
     await isLocked;
     const reset = resetEntity(h.deps, id, 'customers');
-    await until(() => waiting('update records set deleted_at%'));
+    reset.catch(() => undefined);
+    for (let i = 0; i < 200 && !(await resetWaits()); i++) await new Promise((r) => setTimeout(r, 25));
     // A schedule tick or a trigger reads the cursor the reset is about to forget.
-    const tick = triggerSync(h.deps, id, { entity: 'customers', mode: 'incremental' });
-    tick.catch(() => undefined);
-    let tickSettled = false;
-    void tick.then(() => (tickSettled = true), () => (tickSettled = true));
-    await until(async () => tickSettled || (await waiting('insert into "sync_runs"%')));
+    const [tick] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'incremental' });
     release();
     await blocker;
-    await expect(tick).rejects.toMatchObject({ code: 'conflict' });
-    const { run } = await reset;
-    expect(run.mode).toBe('full');
-    await settle(run.id);
+    await expect(reset).rejects.toMatchObject({ code: 'conflict', path: 'entity' });
+    // Nothing of the reset stands: every record live, the cursor the tick's run reads still true.
     const live = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
     expect(Number(live.n)).toBe(300);
+    expect((await h.deps.db.selectFrom('entity_state').select('sync_cursor').where('connector_id', '=', id).executeTakeFirstOrThrow()).sync_cursor).toEqual(cursorBefore);
+    await settle(tick!.id);
+    // With the tick's run done, the reset goes through.
+    const { run } = await resetEntity(h.deps, id, 'customers');
+    expect(run.mode).toBe('full');
+    await settle(run.id);
   });
 
   it('never moves a saved cursor back: a run ending with an older one (a replay of an old checkpoint) keeps the newer', async () => {
