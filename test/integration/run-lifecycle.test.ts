@@ -23,6 +23,26 @@ describe('run lifecycle edges', () => {
     expect(await executeRun(h.deps, runId)).toBe('succeeded');
   };
 
+  /** A full run that read one page (seen-set and checkpoint), then failed; its id. */
+  const failedFullRunWithCheckpoint = async (opts: { withoutFence?: boolean } = {}): Promise<string> => {
+    const [failed] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await claimRun(h.deps.db, failed!.id, 2, 120);
+    await markSeen(h.deps.db, failed!.id, ['cus_x']);
+    const fence = opts.withoutFence === true ? sql`null` : sql`seen_fence`;
+    await sql`update sync_runs set seen_fence = ${fence}, checkpoint = '{"partition":0,"page":{"starting_after":"cus_x"}}'::jsonb where id = ${failed!.id}::bigint`.execute(h.deps.db);
+    await failRun(h.deps, { id: failed!.id, connectorId: id, entity: 'customers' }, new Error('upstream 500s'));
+    return failed!.id;
+  };
+
+  /** Replaying `runId` ignores its checkpoint, and every sandbox record ends up live. */
+  const expectReplayStartsOver = async (runId: string): Promise<void> => {
+    const replay = await replayRun(h.deps, runId);
+    expect(replay.checkpoint).toBeNull();
+    await settle(replay.id);
+    const live = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
+    expect(Number(live.n)).toBe(300);
+  };
+
   beforeAll(async () => {
     h = await startHarness({ worker: false });
     h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 300 });
@@ -54,24 +74,30 @@ describe('run lifecycle edges', () => {
     expect(beatsDuringWait).toBeGreaterThan(0);
   });
 
-  it('fails a run nobody executes any more, so the entity can sync again', async () => {
+  /** Makes a run look silent for 11 minutes: running without a beat, or queued that long. */
+  const silence = (runId: string, status: 'running' | 'queued') =>
+    status === 'running'
+      ? sql`update sync_runs set status = 'running', heartbeat_at = now() - interval '11 minutes' where id = ${runId}::bigint`.execute(h.deps.db)
+      : sql`update sync_runs set queued_at = now() - interval '11 minutes' where id = ${runId}::bigint`.execute(h.deps.db);
+
+  // Running: its worker died long ago. Queued: its last attempt could not record the failure, or Redis lost its data.
+  it.each(['running', 'queued'] as const)('fails a %s run silent for 11 minutes whose job the queue lost, so the entity can sync again', async (status) => {
     const [stuck] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
-    // Its worker died long ago and its job is gone: running, with a heartbeat 11 minutes old.
     await (await h.deps.syncQueue.getJob(stuck!.job_id!))?.remove();
-    await sql`update sync_runs set status = 'running', heartbeat_at = now() - interval '11 minutes' where id = ${stuck!.id}::bigint`.execute(h.deps.db);
+    await silence(stuck!.id, status);
     const [next] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
     const reaped = await getRun(h.deps.db, stuck!.id);
     expect(reaped).toMatchObject({ status: 'failed', error: { code: 'unavailable' } });
-    expect(reaped?.error?.message).toContain('abandoned');
+    expect(reaped?.error?.message).toMatch(/^abandoned: .*job is gone/);
     await settle(next!.id);
   });
 
-  it('a silent running run whose job the queue will still deliver is not reaped (a redelivery waiting at the run limit)', async () => {
+  // Running: redelivered after a crash and waiting at the run limit with the dead execution's old beat. Queued: a backlog.
+  it.each(['running', 'queued'] as const)('keeps a %s run silent for 11 minutes whose job the queue will still deliver', async (status) => {
     const [waiting] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
-    // Redelivered after a crash and throttled: running with the dead execution's old beat, its job waiting.
-    await sql`update sync_runs set status = 'running', heartbeat_at = now() - interval '11 minutes' where id = ${waiting!.id}::bigint`.execute(h.deps.db);
+    await silence(waiting!.id, status);
     await expect(triggerSync(h.deps, id, { entity: 'customers', mode: 'full' })).rejects.toMatchObject({ code: 'conflict' });
-    expect(await getRun(h.deps.db, waiting!.id)).toMatchObject({ status: 'running' });
+    expect(await getRun(h.deps.db, waiting!.id)).toMatchObject({ status });
     await sql`update sync_runs set status = 'queued' where id = ${waiting!.id}::bigint`.execute(h.deps.db);
     await settle(waiting!.id);
   });
@@ -82,26 +108,6 @@ describe('run lifecycle edges', () => {
     await expect(triggerSync(h.deps, id, { entity: 'customers', mode: 'full' })).rejects.toMatchObject({ code: 'conflict' });
     await sql`update sync_runs set status = 'queued' where id = ${live!.id}::bigint`.execute(h.deps.db);
     await settle(live!.id);
-  });
-
-  it('fails a run queued long ago whose job the queue lost, so the entity can sync again', async () => {
-    const [orphan] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
-    // Its job's last attempt could not record the failure (or Redis lost its data): the job is gone.
-    await (await h.deps.syncQueue.getJob(orphan!.job_id!))?.remove();
-    await sql`update sync_runs set queued_at = now() - interval '11 minutes' where id = ${orphan!.id}::bigint`.execute(h.deps.db);
-    const [next] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
-    const reaped = await getRun(h.deps.db, orphan!.id);
-    expect(reaped).toMatchObject({ status: 'failed', error: { code: 'unavailable' } });
-    expect(reaped?.error?.message).toContain('job is gone');
-    await settle(next!.id);
-  });
-
-  it('a run queued long ago whose job still waits in the queue is not reaped', async () => {
-    const [waiting] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
-    await sql`update sync_runs set queued_at = now() - interval '11 minutes' where id = ${waiting!.id}::bigint`.execute(h.deps.db);
-    await expect(triggerSync(h.deps, id, { entity: 'customers', mode: 'full' })).rejects.toMatchObject({ code: 'conflict' });
-    expect(await getRun(h.deps.db, waiting!.id)).toMatchObject({ status: 'queued' });
-    await settle(waiting!.id);
   });
 
   it('refuses reset and resync while a run is active, before changing anything', async () => {
@@ -223,34 +229,18 @@ describe('run lifecycle edges', () => {
   });
 
   it('a reset drops the seen-sets of earlier failed full runs: replaying one starts over instead of resuming', async () => {
-    const [failed] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
-    await claimRun(h.deps.db, failed!.id, 2, 120);
-    await markSeen(h.deps.db, failed!.id, ['cus_x']);
-    await sql`update sync_runs set checkpoint = '{"partition":0,"page":{"starting_after":"cus_x"}}'::jsonb where id = ${failed!.id}::bigint`.execute(h.deps.db);
-    await failRun(h.deps, { id: failed!.id, connectorId: id, entity: 'customers' }, new Error('upstream 500s'));
+    const failed = await failedFullRunWithCheckpoint();
     const { run: resetRun } = await resetEntity(h.deps, id, 'customers');
-    expect((await getRun(h.deps.db, failed!.id))?.seen_dropped_at).not.toBeNull();
+    expect((await getRun(h.deps.db, failed))?.seen_dropped_at).not.toBeNull();
     await settle(resetRun.id);
-    const replay = await replayRun(h.deps, failed!.id);
-    expect(replay.checkpoint).toBeNull();
-    await settle(replay.id);
-    const live = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
-    expect(Number(live.n)).toBe(300);
+    await expectReplayStartsOver(failed);
   });
 
   it('replaying a full run that started before seen fences existed starts over instead of resuming', async () => {
-    const [failed] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
-    await claimRun(h.deps.db, failed!.id, 2, 120);
-    await markSeen(h.deps.db, failed!.id, ['cus_x']);
     // Claimed before migration 0004: no fence. Resuming would fence at the replay's own start and
     // judge records stored since, in the partitions before the checkpoint it never reads again.
-    await sql`update sync_runs set seen_fence = null, checkpoint = '{"partition":0,"page":{"starting_after":"cus_x"}}'::jsonb where id = ${failed!.id}::bigint`.execute(h.deps.db);
-    await failRun(h.deps, { id: failed!.id, connectorId: id, entity: 'customers' }, new Error('upstream 500s'));
-    const replay = await replayRun(h.deps, failed!.id);
-    expect(replay.checkpoint).toBeNull();
-    await settle(replay.id);
-    const live = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('deleted_at', 'is', null).executeTakeFirstOrThrow();
-    expect(Number(live.n)).toBe(300);
+    const failed = await failedFullRunWithCheckpoint({ withoutFence: true });
+    await expectReplayStartsOver(failed);
   });
 
   it('overlapping page writes take the entity lock in page order: an exclusive request between them cannot deadlock them', async () => {
