@@ -15,7 +15,8 @@ import type { Logger } from '../logger.js';
 import type { SearchTarget } from '../search/dsl/ast.js';
 import { OpenSearchBackend } from '../search/opensearch/opensearch-backend.js';
 import { searchTarget } from '../search/target.js';
-import { connectorIdsOfType, recordBatch, registerSearchIndex, writeShadows } from '../store/admin-queries.js';
+import { connectorIdsOfType, recordBatch, writeShadows } from '../store/admin-queries.js';
+import { registerSearchIndex } from '../store/watermarks-repo.js';
 import type { Db } from '../store/db.js';
 import { lockEntity } from '../store/records-repo.js';
 import type { Kysely } from 'kysely';
@@ -38,18 +39,22 @@ export interface ReindexDeps {
 const BATCH = 2000;
 
 async function reindexOpenSearch(deps: ReindexDeps, backend: OpenSearchBackend, target: SearchTarget): Promise<ReindexResult> {
-  const connectors = await connectorIdsOfType(deps.db, target.connectorType);
   let shipped = 0;
+  /** Ships every connector of the type into `index`; returns how many there are. */
+  const shipEveryConnector = async (index: string): Promise<number> => {
+    const connectors = await connectorIdsOfType(deps.db, target.connectorType);
+    for (const id of connectors) shipped += await shipInto(deps, index, id, target);
+    return connectors.length;
+  };
   const index = await backend.reindex(target, async (next) => {
     await registerSearchIndex(deps.db, next, target.connectorType, target.entity);
-    for (const id of connectors) shipped += await shipInto(deps, next, id, target);
+    await shipEveryConnector(next);
   });
-  // Until the swap, runs shipped their changes to the old index: what they committed after this
+  // Until the swap, runs shipped their changes to the old index: what they committed after their
   // connector's pass above, and connectors created meanwhile, would be missing from the new one
   // until their next run. Every ship from now on resolves the alias to the new index.
-  const all = await connectorIdsOfType(deps.db, target.connectorType);
-  for (const id of all) shipped += await shipInto(deps, index, id, target);
-  return { backend: 'opensearch', connector_type: target.connectorType, entity: target.entity, reindexed: true, index, connectors: all.length, shipped };
+  const connectors = await shipEveryConnector(index);
+  return { backend: 'opensearch', connector_type: target.connectorType, entity: target.entity, reindexed: true, index, connectors, shipped };
 }
 
 /** Recomputes one connector's text shadows batch by batch, each under the entity lock. */

@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
 import { changesSince, lockEntity, type RecordChange } from '../store/records-repo.js';
-import { claimIndexIdentity, getWatermark, setWatermark } from '../store/watermarks-repo.js';
+import { claimIndexIdentity, getWatermark, registerSearchIndex, setWatermark } from '../store/watermarks-repo.js';
 import type { Logger } from '../logger.js';
 import type { IndexChange, RejectedChange, SearchBackend } from './backend.js';
 import { projectSearchable } from './doc.js';
@@ -105,8 +105,7 @@ export async function shipInto(deps: IndexerDeps, index: string, connectorId: st
 export async function shipAll(deps: IndexerDeps, connectorId: string, target: SearchTarget, batchSize = 2000): Promise<number> {
   if (!deps.backend.shipsChanges) return 0;
   const index = await deps.backend.ensureIndex(deps.db, target);
-  // Watermarks reference the index by name: register it (idempotently) before the first one.
-  await deps.db.insertInto('search_indexes').values({ name: index, connector_type: target.connectorType, entity: target.entity }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await registerSearchIndex(deps.db, index, target.connectorType, target.entity);
   return shipInto(deps, index, connectorId, target, batchSize);
 }
 

@@ -147,14 +147,6 @@ export async function connectorIdsOfType(db: Db, connectorType: string): Promise
   return rows.map((r) => r.id);
 }
 
-/**
- * Registers a versioned search index. `search_watermarks` references `search_indexes`, so an
- * index must be known here before a watermark for it can be saved.
- */
-export async function registerSearchIndex(db: Db, name: string, connectorType: string, entity: string): Promise<void> {
-  await db.insertInto('search_indexes').values({ name, connector_type: connectorType, entity }).onConflict((oc) => oc.column('name').doNothing()).execute();
-}
-
 /** A batch of live records of one (connector, entity) after a record id, for recomputing text shadows. */
 export async function recordBatch(db: Db, connectorId: string, entity: string, afterId: string | null, limit: number): Promise<{ record_id: string; data: Record<string, unknown> }[]> {
   let q = db

@@ -137,12 +137,7 @@ export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, 
 }
 
 /** Ends a run; only an active run can end (a cancelled run stays cancelled). */
-export async function finishRun(
-  db: Db,
-  id: string,
-  status: Exclude<RunStatus, 'queued' | 'running'>,
-  extra: { deleted?: number; error?: RunError; attempt?: number } = {},
-): Promise<boolean> {
+export async function finishRun(db: Db, id: string, status: Exclude<RunStatus, 'queued' | 'running'>, extra: { deleted?: number; error?: RunError; attempt?: number } = {}): Promise<boolean> {
   const res = await db
     .updateTable('sync_runs')
     .set({
@@ -167,12 +162,6 @@ export async function lockOwnedRun(db: Db, id: string, attempt: number): Promise
   return row !== undefined;
 }
 
-/** Whether a run is still active (not cancelled meanwhile). */
-export async function isRunActive(db: Db, id: string): Promise<boolean> {
-  const row = await db.selectFrom('sync_runs').select('status').where('id', '=', id).executeTakeFirst();
-  return row?.status === 'queued' || row?.status === 'running';
-}
-
 /** Proves an execution is alive while it waits (429s, backoffs, partition discovery) between pages. */
 export async function touchRun(db: Db, id: string, attempt: number): Promise<void> {
   await db
@@ -184,11 +173,10 @@ export async function touchRun(db: Db, id: string, attempt: number): Promise<voi
     .execute();
 }
 
-/** An active run that has shown no sign of life for a while, with its job and attempt. */
+/** An active run that has shown no sign of life for a while, with its attempt. */
 export interface SilentRun {
   readonly id: string;
   readonly status: 'queued' | 'running';
-  readonly jobId: string | null;
   /** Fences the reaping: a claim meanwhile takes the next attempt. */
   readonly attempts: number;
 }
@@ -201,7 +189,7 @@ export async function silentRuns(db: Db, connectorId: string, entity: string, st
   const stale = sql<Date>`now() - make_interval(secs => ${staleSec})`;
   const rows = await db
     .selectFrom('sync_runs')
-    .select(['id', 'status', 'job_id', 'attempts'])
+    .select(['id', 'status', 'attempts'])
     .where('connector_id', '=', connectorId)
     .where('entity', '=', entity)
     .where((eb) =>
@@ -211,7 +199,7 @@ export async function silentRuns(db: Db, connectorId: string, entity: string, st
       ]),
     )
     .execute();
-  return rows.map((r) => ({ id: r.id, status: r.status as SilentRun['status'], jobId: r.job_id, attempts: r.attempts }));
+  return rows.map((r) => ({ id: r.id, status: r.status as SilentRun['status'], attempts: r.attempts }));
 }
 
 /**

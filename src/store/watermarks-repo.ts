@@ -52,3 +52,11 @@ export async function claimIndexIdentity(db: Db, indexName: string, identity: st
   await db.deleteFrom('search_watermarks').where('index_name', '=', indexName).execute();
   return true;
 }
+
+/**
+ * Registers a versioned search index. `search_watermarks` references `search_indexes`, so an
+ * index must be known here before a watermark for it can be saved.
+ */
+export async function registerSearchIndex(db: Db, name: string, connectorType: string, entity: string): Promise<void> {
+  await db.insertInto('search_indexes').values({ name, connector_type: connectorType, entity }).onConflict((oc) => oc.column('name').doNothing()).execute();
+}

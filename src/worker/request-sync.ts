@@ -91,8 +91,7 @@ function abandonedMessage(run: SilentRun, jobState: string): string {
 export async function reapAbandonedRuns(db: Db, syncQueue: Queue<SyncJob>, connectorId: string, entity: string): Promise<string[]> {
   const reaped: string[] = [];
   for (const run of await silentRuns(db, connectorId, entity, ABANDONED_AFTER_SEC)) {
-    // The job id is derived from the run: look it up even when recording it failed.
-    const job = await syncQueue.getJob(run.jobId ?? syncJobId(run.id));
+    const job = await syncQueue.getJob(syncJobId(run.id));
     const state = job === undefined ? 'missing' : await job.getState();
     if (state !== 'missing' && !FINISHED_JOB_STATES.has(state)) continue;
     // Fenced: a claim since the read took the next attempt.
