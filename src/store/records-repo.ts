@@ -59,9 +59,19 @@ export interface UpsertCounts {
  * `shared`: page writers of a backend that ships nothing (Postgres) may overlap each other, but
  * still exclude reset, reindex and the end of a run, which take it exclusively.
  */
-export async function lockEntity(db: Db, connectorId: string, entity: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
+export async function lockEntity(db: Db, connectorId: string, entity: string, mode: 'exclusive' | 'shared' = 'exclusive', writeKey: string | null = null): Promise<void> {
   const lock = sql.raw(mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
-  await sql`select ${lock}(hashtextextended(${`${connectorId}/${entity}`}, 0))`.execute(db);
+  // A page write also takes its own key, in the same round trip (see awaitWrite).
+  const own = writeKey === null ? sql`` : sql`, pg_advisory_xact_lock(hashtextextended(${`write/${writeKey}`}, 0))`;
+  await sql`select ${lock}(hashtextextended(${`${connectorId}/${entity}`}, 0))${own}`.execute(db);
+}
+
+/**
+ * Waits until the transaction holding write key `key` (taken with {@link lockEntity}) has ended.
+ * Waiting in Postgres rather than in JavaScript lets its deadlock detector see the wait.
+ */
+export async function awaitWrite(db: Db, key: string): Promise<void> {
+  await sql`select pg_advisory_xact_lock_shared(hashtextextended(${`write/${key}`}, 0))`.execute(db);
 }
 
 /**

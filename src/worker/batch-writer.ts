@@ -15,11 +15,18 @@
  * view) for a write that is blocked on that row, a deadlock nothing would ever break. Partitions
  * read in parallel can hold the same record (a task in two projects); offset paging can repeat one.
  *
+ * The wait for the write before happens in Postgres (`LockTurn.key`): a write holds its rows
+ * while it waits, and a superseded execution of the same run (a redelivered job whose first
+ * execution still runs) may hold rows the other's earlier write needs, and wait likewise. A wait
+ * only JavaScript knew of would make that a cycle no one breaks; Postgres's deadlock detector
+ * breaks it within a second, failing one of the writes.
+ *
  * For the same reason writes take the entity lock in page order (`LockTurn`): a later write that
  * held its shared lock while an operator's exclusive request queued behind it would make the
  * earlier write's shared request wait behind that one, while the later write waits (in
  * JavaScript) for the earlier: a cycle Postgres's deadlock detector never sees.
  */
+import { randomUUID } from 'node:crypto';
 import type { PageRecord } from '../store/records-repo.js';
 import type { RunCheckpoint } from '../store/schema.js';
 
@@ -34,6 +41,10 @@ export interface PageBatch {
 export interface LockTurn {
   readonly before: Promise<void>;
   readonly taken: () => void;
+  /** This write's key, held in Postgres until it ends, so a later write can wait for it there. */
+  readonly key: string | null;
+  /** The key of the write before it, when that one was still in flight; else null. */
+  readonly after: string | null;
 }
 
 /** Writes a batch in one transaction (records + checkpoint); awaits `previous` before the checkpoint. */
@@ -48,6 +59,10 @@ export class BatchWriter {
   private tailIds: ReadonlySet<string> = new Set();
   private tailLocked: Promise<void> = Promise.resolve();
   private failure: { error: unknown } | null = null;
+  /** Write keys are unique across writers: two executions of one run each have their own. */
+  private readonly writerId = randomUUID();
+  private writes = 0;
+  private tailKey: string | null = null;
 
   /** `maxRecords` bounds a batch (memory, transaction size): the reader waits beyond it. */
   constructor(
@@ -92,8 +107,10 @@ export class BatchWriter {
     const shares = this.inFlight.size > 0 && batch.records.some((r) => this.tailIds.has(r.id));
     let taken!: () => void;
     const locked = new Promise<void>((resolve) => (taken = resolve));
-    const turn: LockTurn = { before: this.tailLocked, taken };
+    const key = `${this.writerId}/${++this.writes}`;
+    const turn: LockTurn = { before: this.tailLocked, taken, key, after: this.inFlight.size > 0 ? this.tailKey : null };
     this.tailLocked = locked;
+    this.tailKey = key;
     // A failed predecessor fails this write too (as `previous` would inside the sink).
     const write = shares ? previous.then(() => this.sink(batch, previous, turn)) : this.sink(batch, previous, turn);
     // A write that failed before locking must not hold up the turns after it.

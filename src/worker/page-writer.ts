@@ -6,7 +6,7 @@ import { searchableShadow } from '../search/doc.js';
 import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
 import { addRecordCount } from '../store/entity-state-repo.js';
-import { contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
+import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
 
@@ -74,14 +74,17 @@ export async function writePage(
   checkpoint: RunCheckpoint,
   pages = 1,
   previous: Promise<unknown> = Promise.resolve(),
-  turn: LockTurn = { before: Promise.resolve(), taken: () => undefined },
+  turn: LockTurn = { before: Promise.resolve(), taken: () => undefined, key: null, after: null },
 ): Promise<PageResult> {
   const unique = prepareRecords(dedupeById(records));
+  let previousEnded = false;
+  const ended = () => (previousEnded = true);
+  previous.then(ended, ended);
   // Before taking a pooled connection: waiting for the turn while holding one could starve the
   // pool of the connection the previous write still needs. Its failure surfaces at `previous`.
   await turn.before.catch(() => undefined);
   return db.transaction().execute(async (tx) => {
-    await lockEntity(tx, run.connectorId, run.entity, run.overlapWrites === true ? 'shared' : 'exclusive');
+    await lockEntity(tx, run.connectorId, run.entity, run.overlapWrites === true ? 'shared' : 'exclusive', turn.key);
     turn.taken();
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.
     const stored = await liveHashes(tx, run.connectorId, run.entity, unique.map((r) => r.id));
@@ -94,6 +97,8 @@ export async function writePage(
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
     // The checkpoint commits after the batch before it (which may still be in flight): a
     // checkpoint must never cover pages that were not committed. Its failure rolls this one back.
+    // This transaction holds rows meanwhile: wait where Postgres sees it (batch-writer.ts).
+    if (turn.after !== null && !previousEnded) await awaitWrite(tx, turn.after);
     await previous;
     // A run cancelled while this page was in flight must not gain the page: roll it back.
     if (!(await recordPage(tx, run.id, checkpoint, { ...result, pages }, run.attempt))) throw new RunNotRunning(run.id);

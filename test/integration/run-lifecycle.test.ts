@@ -253,14 +253,14 @@ describe('run lifecycle edges', () => {
     let aDone!: (v: Promise<unknown>) => void;
     const aWrite = new Promise<unknown>((r) => (aDone = r));
     // The later page's write starts first (its connection was ready sooner).
-    const b = writePage(h.deps.db, pageRun, recs('b'), { partition: 0, page: { n: 2 } }, 1, aWrite, { before: aTurn, taken: () => undefined });
+    const b = writePage(h.deps.db, pageRun, recs('b'), { partition: 0, page: { n: 2 } }, 1, aWrite, { before: aTurn, taken: () => undefined, key: 'lock-b', after: 'lock-a' });
     await new Promise((r) => setTimeout(r, 100));
     // An operator's reset asks for the entity exclusively in between.
     const x = h.deps.db.transaction().execute(async (tx) => {
       await sql`select pg_advisory_xact_lock(hashtextextended(${`${id}/customers`}, 0))`.execute(tx);
     });
     await new Promise((r) => setTimeout(r, 100));
-    const a = writePage(h.deps.db, pageRun, recs('a'), { partition: 0, page: { n: 1 } }, 1, Promise.resolve(), { before: Promise.resolve(), taken: aLocked });
+    const a = writePage(h.deps.db, pageRun, recs('a'), { partition: 0, page: { n: 1 } }, 1, Promise.resolve(), { before: Promise.resolve(), taken: aLocked, key: 'lock-a', after: null });
     aDone(a);
     let watchdog: NodeJS.Timeout | undefined;
     const hung = new Promise((_, reject) => {

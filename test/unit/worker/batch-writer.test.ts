@@ -94,6 +94,33 @@ describe('BatchWriter', () => {
     expect(events).toEqual(['lock 1', 'lock 2']);
   });
 
+  it('names the write each one follows while it is in flight, by a key unique to the writer', async () => {
+    const turns: { n: number; key: string | null; after: string | null }[] = [];
+    const sink: BatchSink = async (batch, previous, turn) => {
+      const n = (batch.checkpoint.page as { n: number }).n;
+      turns.push({ n, key: turn.key, after: turn.after });
+      turn.taken();
+      await tick(n === 1 ? 20 : 1);
+      await previous;
+    };
+    const w = new BatchWriter(sink, 200, 2);
+    await w.add(page(1), cp(1));
+    await w.add(page(2), cp(2));
+    await w.drain();
+    // Nothing in flight before the third write: it follows no one.
+    await w.add(page(3), cp(3));
+    await w.drain();
+    const other = new BatchWriter(sink, 200, 2);
+    await other.add(page(4), cp(4));
+    await other.drain();
+    const [t1, t2, t3, t4] = turns;
+    expect(t1?.after).toBeNull();
+    expect(t2?.after).toBe(t1?.key);
+    expect(t3?.after).toBeNull();
+    expect(new Set(turns.map((t) => t.key)).size).toBe(4);
+    expect(t4?.key?.split('/')[0]).not.toBe(t1?.key?.split('/')[0]);
+  });
+
   it('a failed write fails the write overlapping it, and drain throws the first failure', async () => {
     const s = recordingSink((b) => ((b.checkpoint.page as { n: number }).n === 1 ? 40 : 5), (b) => (b.checkpoint.page as { n: number }).n === 1);
     const w = new BatchWriter(s.sink, 200, 2);
