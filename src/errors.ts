@@ -25,7 +25,11 @@ export interface AppErrorOptions {
   retryAfterSec?: number;
   /** HTTP status of an upstream response that caused this error. */
   upstreamStatus?: number;
-  details?: Record<string, unknown>;
+  /**
+   * What failed underneath (a socket error, an engine's reason), which may name hosts, indexes
+   * or internals: for logs and operators (a run's error), never in a tenant's answer.
+   */
+  detail?: string;
   cause?: unknown;
 }
 
@@ -36,7 +40,7 @@ export class AppError extends Error {
   readonly retryable: boolean;
   readonly retryAfterSec: number | undefined;
   readonly upstreamStatus: number | undefined;
-  readonly details: Record<string, unknown> | undefined;
+  readonly detail: string | undefined;
 
   constructor(code: ErrorCode, message: string, opts: AppErrorOptions = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause });
@@ -46,7 +50,7 @@ export class AppError extends Error {
     this.retryable = opts.retryable ?? false;
     this.retryAfterSec = opts.retryAfterSec;
     this.upstreamStatus = opts.upstreamStatus;
-    this.details = opts.details;
+    this.detail = opts.detail;
   }
 
   /** The JSON body sent to clients: never a stack, never a cause. */
@@ -58,6 +62,12 @@ export class AppError extends Error {
 }
 
 export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+
+/** An error as a log field: code, message and, for operators, the detail underneath. */
+export function errorLog(e: unknown): { code?: ErrorCode; message: string; detail?: string } {
+  if (!isAppError(e)) return { message: e instanceof Error ? e.message : String(e) };
+  return e.detail === undefined ? { code: e.code, message: e.message } : { code: e.code, message: e.message, detail: e.detail };
+}
 
 /** Joins a JSON path the way error messages show it: `query.filter.and[2].like.email`. */
 export function joinPath(base: string, key: string | number): string {

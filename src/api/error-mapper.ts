@@ -1,6 +1,6 @@
 /** The one place AppError codes become HTTP statuses. No stack trace ever leaves the process. */
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, isAppError, type ErrorCode } from '../errors.js';
+import { AppError, errorLog, isAppError, type ErrorCode } from '../errors.js';
 import { isTransientDbError } from '../store/db-errors.js';
 
 const STATUS: Record<ErrorCode, number> = {
@@ -59,7 +59,7 @@ function clipped(body: { code: ErrorCode; message: string; path?: string }) {
 export function handleError(e: unknown, req: FastifyRequest, reply: FastifyReply): void {
   const err = isAppError(e) ? e : isTransientDbError(e) ? DB_UNAVAILABLE : fromFastify(e as FastifyError, req.url);
   const status = statusOf(err.code);
-  if (status >= 500) req.log.error({ err: { message: (e as Error).message, code: err.code } }, 'request failed');
+  if (status >= 500) req.log.error({ err: { ...errorLog(e), code: err.code } }, 'request failed');
   if (err.retryAfterSec !== undefined) void reply.header('retry-after', String(err.retryAfterSec));
   // A server fault's own message may name hosts, indexes or engine internals: it goes to the log.
   const body = status === 500 ? { code: err.code, message: 'internal error; see the server log' } : clipped(err.toJSON());

@@ -68,7 +68,8 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   async (code) => exitAfterFlush(code),
   (e: unknown) => {
-    const msg = isAppError(e) ? `${e.code}: ${e.message}${e.path !== undefined ? ` (at ${e.path})` : ''}` : e instanceof Error ? e.message : String(e);
+    // The CLI is the operator's tool: it shows the detail a tenant never sees.
+    const msg = isAppError(e) ? `${e.code}: ${e.message}${e.path !== undefined ? ` (at ${e.path})` : ''}${e.detail !== undefined ? ` [${e.detail}]` : ''}` : e instanceof Error ? e.message : String(e);
     process.stderr.write(`syncdex: ${msg}\n`);
     void exitAfterFlush(1);
   },

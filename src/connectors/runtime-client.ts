@@ -134,8 +134,8 @@ export class HttpConnectorRuntime implements ConnectorRuntime {
       res = await post(this.url, body, headers, this.agent, signal === undefined ? timeout : AbortSignal.any([signal, timeout]));
     } catch (e) {
       if (signal?.aborted === true) throw new AppError('unavailable', 'runtime call aborted', { retryable: true, cause: e });
-      const what = timeout.aborted ? `timed out after ${this.opts.timeoutMs} ms` : `failed: ${(e as Error).message}`;
-      throw new AppError('upstream_error', `runtime call ${what}`, { retryable: true, cause: e });
+      const what = timeout.aborted ? `timed out after ${this.opts.timeoutMs} ms` : 'failed';
+      throw new AppError('upstream_error', `runtime call ${what}`, { retryable: true, detail: (e as Error).message, cause: e });
     }
     if (res.status < 200 || res.status >= 300) throw toError(res);
     return parsePage(res.text);

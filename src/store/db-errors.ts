@@ -34,5 +34,5 @@ export function isTransientDbError(e: unknown): boolean {
 /** A transient database failure as a retryable `unavailable`; null for anything else. */
 export function transientDbError(e: unknown): AppError | null {
   if (!isTransientDbError(e)) return null;
-  return new AppError('unavailable', `the database is unavailable; try again (${(e as Error).message})`, { retryable: true, cause: e });
+  return new AppError('unavailable', 'the database is unavailable; try again', { retryable: true, detail: (e as Error).message, cause: e });
 }

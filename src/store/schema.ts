@@ -93,6 +93,8 @@ export interface RunCheckpoint {
 export interface RunError {
   code: string;
   message: string;
+  /** What failed underneath, for operators (AppError.detail). */
+  detail?: string;
   upstreamStatus?: number;
 }
 

@@ -4,6 +4,7 @@
  * partition index keeps pointing at the same partition even when parents changed meanwhile.
  */
 import type { Kysely } from 'kysely';
+import { errorLog } from '../errors.js';
 import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
 import type { Partition } from '../connectors/planner.js';
 import type { ConnectorRuntime } from '../connectors/runtime-client.js';
@@ -49,7 +50,7 @@ export async function runPartitions(src: PartitionSource, run: { id: string; att
     config: src.config,
     signal: src.signal,
     ...(src.maxPages === undefined ? {} : { maxPages: src.maxPages }),
-    onRetry: (e, waitMs) => src.log.warn({ code: e.code, waitMs }, e.message),
+    onRetry: (e, waitMs) => src.log.warn({ err: errorLog(e), waitMs }, e.message),
   };
   let partitions = await resolvePartitions(rc, src.entity);
   const whole = partitions.length === 1 && Object.keys(partitions[0] ?? {}).length === 0;

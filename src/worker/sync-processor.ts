@@ -3,7 +3,7 @@ import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq
 
 /** How long a throttled run waits before trying to start again. */
 export const THROTTLE_DELAY_MS = 2_000;
-import { isAppError } from '../errors.js';
+import { errorLog, isAppError } from '../errors.js';
 import { transientDbError } from '../store/db-errors.js';
 import { getRun } from '../store/runs-repo.js';
 import { syncJobSchema, type SyncJob } from './jobs.js';
@@ -29,7 +29,7 @@ export function syncProcessor(deps: SyncDeps, signal?: AbortSignal) {
       const e = transientDbError(thrown) ?? thrown;
       const retryable = isAppError(e) && e.retryable;
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-      log.warn({ err: { code: isAppError(e) ? e.code : 'internal', message: (e as Error).message }, retryable, attempt: job.attemptsMade + 1 }, 'sync run attempt failed');
+      log.warn({ err: { code: 'internal', ...errorLog(e) }, retryable, attempt: job.attemptsMade + 1 }, 'sync run attempt failed');
       if (retryable && signal?.aborted === true) {
         // Shutting down: hand the job straight back to the queue without spending an attempt or
         // waiting out a backoff; the run resumes from its checkpoint on the next worker.

@@ -9,7 +9,7 @@ import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
 import { boundSeconds, firstPageParams, nextPageParams, readCall, readLowerBound, recordsOf, withDerivedFields, type Partition } from '../connectors/planner.js';
 import type { ConnectorRuntime, RuntimePage } from '../connectors/runtime-client.js';
-import { AppError, isAppError } from '../errors.js';
+import { AppError, errorLog, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { SearchBackend } from '../search/backend.js';
 import { BackgroundShipper, shipAll } from '../search/indexer.js';
@@ -106,7 +106,7 @@ function trackCursor(ctx: RunContext, records: readonly Record<string, unknown>[
 
 function fetchOne(deps: SyncDeps, ctx: RunContext, params: Record<string, unknown>): Promise<RuntimePage> {
   const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params };
-  const fetched = fetchPage(deps.runtime, call, { signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ code: e.code, waitMs }, e.message) });
+  const fetched = fetchPage(deps.runtime, call, { signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ err: errorLog(e), waitMs }, e.message) });
   // A get read answers for one record: a 404 says it is gone, which a full run then tombstones.
   const p = call.action !== 'get' ? fetched : fetched.catch((e: unknown) => {
     if (isAppError(e) && e.upstreamStatus === 404) return { data: null, meta: {} };
@@ -291,7 +291,7 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSig
     if (pages === false) return 'stopped';
   } finally {
     // Whatever happened, pages already written reach the index before the job ends.
-    await ctx.shipper.drain().catch((e: unknown) => ctx.log.warn({ err: { message: (e as Error).message } }, 'index shipping failed; the next run ships it'));
+    await ctx.shipper.drain().catch((e: unknown) => ctx.log.warn({ err: errorLog(e) }, 'index shipping failed; the next run ships it'));
   }
   try {
     await finishSuccess(deps, ctx);
@@ -309,13 +309,19 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSig
  * meanwhile) must not fail the live attempt.
  */
 export async function failRun(deps: SyncDeps, run: { id: string; connectorId: string; entity: string; attempt?: number }, e: unknown): Promise<void> {
-  const err = e instanceof AppError ? e : new AppError('internal', e instanceof Error ? e.message : String(e));
+  const err = e instanceof AppError ? e : new AppError('internal', 'internal error', { detail: e instanceof Error ? e.message : String(e) });
   // One transaction: nobody sees the run failed while its entity still says `updating`.
   await deps.db.transaction().execute(async (tx) => {
-    const error = { code: err.code, message: err.message, ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) };
+    // The run's error is for operators (admin API); the entity's last error is shown to tenants.
+    const error = { code: err.code, message: err.message, ...(err.detail === undefined ? {} : { detail: err.detail }), ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) };
     const ended = await finishRun(tx, run.id, 'failed', { error, ...(run.attempt === undefined ? {} : { attempt: run.attempt }) });
     // Cancelled or paused meanwhile: the operator's state stands.
     if (!ended) return;
-    await markRunEnded(tx, run.connectorId, run.entity, { ok: false, error: err.message });
+    await markRunEnded(tx, run.connectorId, run.entity, { ok: false, error: tenantMessage(err) });
   });
+}
+
+/** What a tenant may read of a failure: an internal fault's own text can name our internals. */
+function tenantMessage(err: AppError): string {
+  return err.code === 'internal' ? 'internal error; operators see the details in the run' : err.message;
 }

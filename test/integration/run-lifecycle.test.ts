@@ -225,7 +225,17 @@ describe('run lifecycle edges', () => {
     await failRun(h.deps, { ...ref, attempt: 1 }, new Error('stale execution hit a 400'));
     expect(await getRun(h.deps.db, run!.id)).toMatchObject({ status: 'running', attempts: 2 });
     await failRun(h.deps, { ...ref, attempt: 2 }, new Error('live execution failed'));
-    expect(await getRun(h.deps.db, run!.id)).toMatchObject({ status: 'failed', error: { message: 'live execution failed' } });
+    expect(await getRun(h.deps.db, run!.id)).toMatchObject({ status: 'failed', error: { detail: 'live execution failed' } });
+  });
+
+  it('an internal fault fails the run with its text for operators, and tells the tenant only that it was internal', async () => {
+    const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await claimRun(h.deps.db, run!.id, 2, 120);
+    await failRun(h.deps, { id: run!.id, connectorId: id, entity: 'customers' }, new Error('connect ECONNREFUSED 10.0.4.17:5432'));
+    expect((await getRun(h.deps.db, run!.id))?.error).toMatchObject({ code: 'internal', message: 'internal error', detail: 'connect ECONNREFUSED 10.0.4.17:5432' });
+    const state = await h.deps.db.selectFrom('entity_state').select('last_error').where('connector_id', '=', id).executeTakeFirstOrThrow();
+    expect(state.last_error).toBe('internal error; operators see the details in the run');
+    await settle((await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' }))[0]!.id);
   });
 
   it('a reset drops the seen-sets of earlier failed full runs: replaying one starts over instead of resuming', async () => {

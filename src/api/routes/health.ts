@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Deps } from '../../app/deps.js';
+import { errorLog } from '../../errors.js';
 import { within } from '../../within.js';
 import { publicSchemas } from '../schemas.js';
 
@@ -11,7 +12,7 @@ async function check(name: string, fn: () => Promise<unknown>, log: FastifyBaseL
     await within(fn(), 2000, () => new Error('timeout after 2 s'));
     return [name, 'ok'];
   } catch (e) {
-    log.warn({ check: name, err: { message: (e as Error).message } }, 'readiness check failed');
+    log.warn({ check: name, err: errorLog(e) }, 'readiness check failed');
     return [name, 'error'];
   }
 }

@@ -8,23 +8,23 @@ import type { SearchTarget } from '../dsl/ast.js';
 import { indexMappings, indexSettings, type IndexLayout } from './mapping.js';
 import { generationOf } from './names.js';
 
-/** Status and error type of a client failure, when it has a response. */
-export function responseOf(e: unknown): { status: number | null; type: string | null } {
-  const meta = (e as { meta?: { statusCode?: number; body?: { error?: { type?: string } } } }).meta;
+/** Status, error type and reason of a client failure, when it has a response. */
+export function responseOf(e: unknown): { status: number | null; type: string | null; reason: string | null } {
+  const meta = (e as { meta?: { statusCode?: number; body?: { error?: { type?: string; reason?: string } } } }).meta;
   const status = (e as { statusCode?: number }).statusCode ?? meta?.statusCode ?? null;
-  return { status, type: meta?.body?.error?.type ?? null };
+  return { status, type: meta?.body?.error?.type ?? null, reason: meta?.body?.error?.reason ?? null };
 }
 
 /** A client failure as an AppError: 429 rate_limited and 5xx/connection unavailable retry, others do not. */
 export function toAppError(e: unknown, what: string): AppError {
   if (e instanceof AppError) return e;
-  const { status, type } = responseOf(e);
-  const detail = e instanceof Error ? e.message : String(e);
-  if (status === 429) return new AppError('rate_limited', `OpenSearch is overloaded (${what})`, { retryable: true, upstreamStatus: 429, cause: e });
+  const { status, type, reason } = responseOf(e);
+  const detail = `${e instanceof Error ? e.message : String(e)}${reason === null ? '' : `: ${reason}`}`;
+  if (status === 429) return new AppError('rate_limited', `OpenSearch is overloaded (${what})`, { retryable: true, upstreamStatus: 429, detail, cause: e });
   if (status === null || status >= 500) {
-    return new AppError('unavailable', `OpenSearch is unavailable (${what}): ${detail}`, { retryable: true, ...(status === null ? {} : { upstreamStatus: status }), cause: e });
+    return new AppError('unavailable', `OpenSearch is unavailable (${what}); try again`, { retryable: true, retryAfterSec: 1, ...(status === null ? {} : { upstreamStatus: status }), detail, cause: e });
   }
-  return new AppError('internal', `OpenSearch rejected ${what} (${status}${type === null ? '' : ` ${type}`}): ${detail}`, { upstreamStatus: status, cause: e });
+  return new AppError('internal', `OpenSearch rejected ${what} (${status}${type === null ? '' : ` ${type}`})`, { upstreamStatus: status, detail, cause: e });
 }
 
 /** Lucene limits a valid query can still hit: the caller's query is too big, not the cluster broken. */

@@ -18,11 +18,12 @@ describe('transient database errors', () => {
     expect(isTransientDbError('Connection terminated unexpectedly')).toBe(false);
   });
 
-  it('wraps a transient error as a retryable unavailable that keeps the cause', () => {
+  it('wraps a transient error as a retryable unavailable that keeps the cause, its text only in the detail', () => {
     const cause = withCode('57P01', 'terminating connection due to administrator command');
     const e = transientDbError(cause);
     expect(e).toMatchObject({ code: 'unavailable', retryable: true, cause });
-    expect(e?.message).toContain('administrator command');
+    expect(e?.message).toBe('the database is unavailable; try again');
+    expect(e?.detail).toContain('administrator command');
     expect(transientDbError(withCode('23505'))).toBeNull();
   });
 });

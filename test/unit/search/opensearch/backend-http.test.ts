@@ -274,8 +274,10 @@ describe('search', () => {
     await expect(backend.search(db, req)).rejects.toMatchObject({ code: 'invalid_query', retryable: false });
   });
 
-  it('a cluster failure is a retryable unavailable error', async () => {
-    os.replies.push({ status: 503, body: { error: { type: 'search_phase_execution_exception', reason: 'all shards failed' }, status: 503 } });
-    await expect(backend.search(db, req)).rejects.toMatchObject({ code: 'unavailable', retryable: true });
+  it('a cluster failure is a retryable unavailable error whose message names no cluster internals (they are in its detail)', async () => {
+    os.replies.push({ status: 503, body: { error: { type: 'search_phase_execution_exception', reason: 'all shards of [idx_internal_7] failed' }, status: 503 } });
+    const err = (await backend.search(db, req).catch((e: unknown) => e)) as AppError;
+    expect(err).toMatchObject({ code: 'unavailable', retryable: true, message: 'OpenSearch is unavailable (a search); try again' });
+    expect(err.detail).toContain('idx_internal_7');
   });
 });
