@@ -81,4 +81,19 @@ describe('Postgres search indexes', () => {
     }
   });
 
+  it('builds the sort indexes of different entities one after another: two concurrent builds on the records table deadlock', async () => {
+    // A new connector queues a first run of every entity at once, and each run ensures its
+    // entity's indexes. A concurrent build blocked on the table holds a snapshot the other waits for.
+    const targets = (['customers', 'charges', 'invoices', 'subscriptions'] as const).map((e) => searchTarget('payments', e)).filter((t) => sortIndexFields(t).length > 0);
+    expect(targets.length).toBeGreaterThanOrEqual(2);
+    const pool = createDb(await migratedDatabase(), 8).db;
+    try {
+      const results = await Promise.allSettled(targets.map((t) => ensureEntityIndexes(pool, t)));
+      expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+      const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_index i join pg_class c on c.oid = i.indexrelid where c.relname like 'records_sort_%' and i.indisvalid`.execute(pool);
+      expect(rows[0]?.n).toBe(targets.reduce((n, t) => n + sortIndexFields(t).length * 2, 0));
+    } finally {
+      await pool.destroy();
+    }
+  });
 });

@@ -56,7 +56,7 @@ async function missingIndexes(db: Db, wanted: readonly WantedIndex[]): Promise<W
 /**
  * Creates the entity's sort indexes if missing. On the shared records table a plain CREATE INDEX
  * would block every tenant's page writes for the whole build, so it is built CONCURRENTLY, which
- * cannot run in a transaction: builders take a session advisory lock instead. Waiters poll with
+ * cannot run in a transaction: builders, of any entity, take a session advisory lock instead. Waiters poll with
  * pg_try_advisory_lock, because a statement blocked on the lock would hold a snapshot the
  * concurrent build waits for. Inside a caller's transaction, a plain build under a transaction
  * lock is the only option.
@@ -64,7 +64,9 @@ async function missingIndexes(db: Db, wanted: readonly WantedIndex[]): Promise<W
 export async function ensureEntityIndexes(db: Db, target: SearchTarget): Promise<void> {
   const wanted = sortIndexFields(target).flatMap((field) => (['asc', 'desc'] as const).map((dir) => ({ name: indexName(target, field, dir), field, dir })));
   if (wanted.length === 0 || (await missingIndexes(db, wanted)).length === 0) return;
-  const key = `sort-indexes/${target.connectorType}/${target.entity}`;
+  // One key for the table, not per entity: two concurrent builds on `records` deadlock (the one
+  // blocked on the table holds a snapshot the other's build waits out), so every build takes turns.
+  const key = 'sort-indexes/records';
   if (db.isTransaction) {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
     for (const w of await missingIndexes(db, wanted)) await sortIndexDdl(target, w.field, w.dir).execute(db);
