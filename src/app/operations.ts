@@ -170,13 +170,25 @@ async function assertIdle(tx: Transaction<DB>, connector: Connector, entity: str
  * that insert a `conflict` and the whole change rolls back; from the commit on, the run's row
  * holds the entity's slot. Runs nobody will execute are reaped first, outside the transaction
  * (that asks the queue).
+ *
+ * The entity's state row (`state`) is updated after the run's insert: cancelling or failing a
+ * run locks its run row, then the entity's state, and taking them the other way round here
+ * could deadlock with a cancel of that tick's run.
  */
-async function changeThenRunFull<T>(deps: Deps, connector: Connector, entity: string, change: (tx: Transaction<DB>) => Promise<T>): Promise<{ result: T; run: SyncRunRow }> {
+async function changeThenRunFull<T>(
+  deps: Deps,
+  connector: Connector,
+  entity: string,
+  change: (tx: Transaction<DB>) => Promise<T>,
+  state: { sync_cursor: null; record_count?: number },
+): Promise<{ result: T; run: SyncRunRow }> {
   await reapAbandonedRuns(deps.db, deps.syncQueue, connector.id, entity);
   const { result, created } = await deps.db.transaction().execute(async (tx) => {
     await assertIdle(tx, connector, entity);
     const changed = await change(tx);
-    return { result: changed, created: await createRequestedRun(tx, connector, { entity, trigger: 'manual', mode: 'full' }) };
+    const run = await createRequestedRun(tx, connector, { entity, trigger: 'manual', mode: 'full' });
+    await tx.updateTable('entity_state').set(state).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();
+    return { result: changed, created: run };
   });
   return { result, run: await enqueueRun(deps, created) };
 }
@@ -185,9 +197,7 @@ async function changeThenRunFull<T>(deps: Deps, connector: Connector, entity: st
 export async function resyncEntity(deps: Deps, connectorId: string, entity: string): Promise<SyncRunRow> {
   const connector = await mustConnector(deps, connectorId);
   entitiesOf(connector, entity);
-  const { run } = await changeThenRunFull(deps, connector, entity, async (tx) => {
-    await tx.updateTable('entity_state').set({ sync_cursor: null }).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();
-  });
+  const { run } = await changeThenRunFull(deps, connector, entity, async () => undefined, { sync_cursor: null });
   return run;
 }
 
@@ -198,9 +208,8 @@ export async function resetEntity(deps: Deps, connectorId: string, entity: strin
   const { result: tombstoned, run } = await changeThenRunFull(deps, connector, entity, async (tx) => {
     const res = await sql`update records set deleted_at = now(), version = nextval('record_version_seq'), updated_at = now()
       where connector_id = ${connector.id}::uuid and entity = ${entity} and deleted_at is null`.execute(tx);
-    await tx.updateTable('entity_state').set({ sync_cursor: null, record_count: 0 }).where('connector_id', '=', connector.id).where('entity', '=', entity).execute();
     await dropSupersededSeen(tx, connector.id, entity, null);
     return Number(res.numAffectedRows ?? 0n);
-  });
+  }, { sync_cursor: null, record_count: 0 });
   return { tombstoned, run };
 }

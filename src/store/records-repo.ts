@@ -120,6 +120,9 @@ export async function markSeen(db: Db, runId: string, ids: readonly string[]): P
  * its own start and judge records stored in between, in partitions it never reads again.
  */
 export async function inheritSeen(db: Db, fromRunId: string, toRunId: string): Promise<boolean> {
+  // Held until the caller commits: pruning the original between this and the copy below would
+  // leave the replay its checkpoint with an empty seen-set, tombstoning what lies before it.
+  await sql`select 1 from sync_runs where id = ${fromRunId}::bigint for share`.execute(db);
   const res = await sql`
     update sync_runs t set seen_fence = f.seen_fence
       from sync_runs f

@@ -196,13 +196,14 @@ async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
     const deleted = run.mode === 'full' ? await tombstoneUnseen(tx, connector.id, run.entity, run.id, run.seen_fence) : 0;
     await clearSeen(tx, run.id);
     if (run.mode === 'full') await dropSupersededSeen(tx, connector.id, run.entity, run.id);
+    // Page writes keep the count; a full run, which has just walked every live record to find the
+    // unseen ones, also recounts them, so a count that drifted (a run resumed across an upgrade
+    // from before per-write counting) heals at the next full run. Counted before the run row is
+    // locked (the entity lock keeps it exact): heartbeats, cancels and claims wait on that row.
+    const count = run.mode === 'full' ? { recordCount: await countLive(tx, connector.id, run.entity) } : { tombstoned: deleted };
     // A superseded execution (its job was redelivered) must not end the run, nor tombstone.
     if (!(await finishRun(tx, run.id, 'succeeded', { deleted, attempt: run.attempts }))) throw new RunNotRunning(run.id);
     const cursor = savedCursor(ctx.maxCursor, ctx.readFrom);
-    // Page writes keep the count; a full run, which has just walked every live record to find the
-    // unseen ones, also recounts them, so a count that drifted (a run resumed across an upgrade
-    // from before per-write counting) heals at the next full run.
-    const count = run.mode === 'full' ? { recordCount: await countLive(tx, connector.id, run.entity) } : { tombstoned: deleted };
     await markRunEnded(tx, connector.id, run.entity, { ok: true, ...count, ...(cursor === null ? {} : { cursor }) });
   });
   await shipAll(deps, connector.id, searchTarget(connector.connectorType, run.entity));
