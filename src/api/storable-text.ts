@@ -44,6 +44,11 @@ function findFlaw(value: unknown, path: string, depth: number): Hit | null {
   return null;
 }
 
+/** Where a value holds a string or key Postgres cannot store, and why; null when nowhere. */
+export function unstorableAt(value: unknown): { path: string; why: string } | null {
+  return findFlaw(value, '', 0);
+}
+
 /**
  * Throws when a request body holds a string or key Postgres cannot store. On the execute endpoint
  * the path is relative to `params`, like every other search error.

@@ -3,9 +3,10 @@
  * the database, entity state rows, and the first sync of every replicated entity.
  */
 import { randomUUID } from 'node:crypto';
-import { getConnectorDef, searchableEntities } from '../connectors/catalog/index.js';
+import { getConnectorDef, getEntityDef, searchableEntities } from '../connectors/catalog/index.js';
 import { validateCredentials, validateReplicationConfig } from '../connectors/catalog/validate.js';
 import { AppError } from '../errors.js';
+import { searchTarget } from '../search/target.js';
 import { insertConnector, findConnector, type Connector } from '../store/connectors-repo.js';
 import { sealJson } from '../store/crypto.js';
 import { ensureEntityStates, listEntityStates } from '../store/entity-state-repo.js';
@@ -160,3 +161,16 @@ export async function connectorFor(deps: Deps, principal: Principal, id: string,
   return c;
 }
 
+/**
+ * An entity this connector does not replicate has no synced copy: searching it would answer an
+ * empty page forever, which reads like "no match". Said plainly instead.
+ */
+export function assertReplicated(connector: Connector, entity: string): void {
+  if (replicatedEntities(connector).includes(entity)) return;
+  searchTarget(connector.connectorType, entity); // an entity without `search` says so first
+  const def = getEntityDef(getConnectorDef(connector.connectorType), entity);
+  const why = def.read === undefined
+    ? `the ${connector.connectorType} catalog has no list action to replicate it from`
+    : `it is not in this connector's replication_config.entities; add it to search it`;
+  throw new AppError('entity_not_searchable', `${entity} is not replicated by this connector: ${why}`, { path: 'entity' });
+}

@@ -74,6 +74,18 @@ describe('syncdex CLI', () => {
     expect(replay).toMatchObject({ replay_of: runId, status: 'succeeded', counters: { seen: 40 } });
   });
 
+  it('searches like the API: hits of a replicated entity; an entity not replicated and a NUL in a filter are errors naming the field', async () => {
+    const found = json<{ hits: { id: string }[] }>(await cli('search', connectorId, 'customers', '--limit', '5', '--json'));
+    expect(found.hits).toHaveLength(5);
+    const notReplicated = await cli('search', connectorId, 'charges');
+    expect(notReplicated.code).toBe(1);
+    expect(notReplicated.stderr).toContain('entity_not_searchable');
+    const nul = await cli('search', connectorId, 'customers', '--filter', '{"eq":{"email":"a\\u0000b"}}');
+    expect(nul.code).toBe(1);
+    expect(nul.stderr).toContain('invalid_query');
+    expect(nul.stderr).toContain('query.filter.eq.email');
+  });
+
   it('prints the catalog as JSON and as a summary', async () => {
     const catalog = json<Record<string, { entities: Record<string, { id_field: string; searchable: unknown; source: string; actions: string[] }> }>>(await cli('catalog', '--json'));
     expect(Object.keys(catalog)).toHaveLength(17);

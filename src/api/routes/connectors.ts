@@ -1,6 +1,6 @@
 /** Public connector routes (overview §4.1): create, read, execute `search`. */
 import type { FastifyInstance } from 'fastify';
-import { connectorFor, createConnector, parseCreateConnector, replicatedEntities, viewConnector } from '../../app/connector-service.js';
+import { assertReplicated, connectorFor, createConnector, parseCreateConnector, viewConnector } from '../../app/connector-service.js';
 import { listConnectors, type Connector } from '../../store/connectors-repo.js';
 import type { ApiMetrics } from '../metrics.js';
 import { objectOf, onlyKeys, optInt } from '../params.js';
@@ -9,7 +9,6 @@ import type { Deps } from '../../app/deps.js';
 import { getConnectorDef, getEntityDef } from '../../connectors/catalog/index.js';
 import { AppError, isAppError } from '../../errors.js';
 import { runSearch } from '../../search/search-service.js';
-import { searchTarget } from '../../search/target.js';
 import { principalOf } from '../auth.js';
 
 const ACTIONS = new Set(['list', 'get', 'create', 'update', 'delete', 'api_search', 'search', 'download']);
@@ -21,20 +20,6 @@ function parseExecute(body: unknown): { entity: string; action: string; params: 
   if (typeof b.entity !== 'string' || b.entity === '') throw new AppError('invalid_request', 'entity is required and must be a string', { path: 'entity' });
   if (typeof b.action !== 'string' || b.action === '') throw new AppError('invalid_request', 'action is required and must be a string', { path: 'action' });
   return { entity: b.entity, action: b.action, params: b.params };
-}
-
-/**
- * An entity this connector does not replicate has no synced copy: searching it would answer an
- * empty page forever, which reads like "no match". Said plainly instead.
- */
-function assertReplicated(connector: Connector, entity: string): void {
-  if (replicatedEntities(connector).includes(entity)) return;
-  searchTarget(connector.connectorType, entity); // an entity without `search` says so first
-  const def = getEntityDef(getConnectorDef(connector.connectorType), entity);
-  const why = def.read === undefined
-    ? `the ${connector.connectorType} catalog has no list action to replicate it from`
-    : `it is not in this connector's replication_config.entities; add it to search it`;
-  throw new AppError('entity_not_searchable', `${entity} is not replicated by this connector: ${why}`, { path: 'entity' });
 }
 
 /** Runs a search and observes its latency (entity already validated: labels stay a closed set). */

@@ -1,4 +1,6 @@
 /** `syncdex search <connector> <entity> --filter JSON [--sort JSON] [--limit N] [--cursor C] [--fields JSON]`. */
+import { unstorableAt } from '../../api/storable-text.js';
+import { assertReplicated } from '../../app/connector-service.js';
 import { AppError } from '../../errors.js';
 import { runSearch } from '../../search/search-service.js';
 import { findConnector } from '../../store/connectors-repo.js';
@@ -19,6 +21,10 @@ export async function searchCommand(argv: string[]): Promise<number> {
   return withDeps(async (deps) => {
     const connector = await findConnector(deps.db, id);
     if (connector === null) throw new AppError('not_found', `connector ${id} not found`, { path: 'connector' });
+    // The checks the API makes before a search, so both answer alike.
+    assertReplicated(connector, entity);
+    const flaw = unstorableAt(params);
+    if (flaw !== null) throw new AppError('invalid_query', flaw.why, { path: flaw.path });
     const res = await runSearch(deps, connector, entity, params);
     output(p.values.json as boolean | undefined, res, () =>
       [...res.hits.map((h) => `${h.id}  score=${h.score}  ${JSON.stringify(h.data)}`), `${res.hits.length} hits in ${res.took_ms} ms; next_cursor: ${res.next_cursor ?? 'null'}`].join('\n'),
