@@ -314,7 +314,7 @@ export async function failRun(deps: SyncDeps, run: { id: string; connectorId: st
   // One transaction: nobody sees the run failed while its entity still says `updating`.
   await deps.db.transaction().execute(async (tx) => {
     // The run's error is for operators (admin API); the entity's last error is shown to tenants.
-    const error = { code: err.code, message: err.message, ...(err.detail === undefined ? {} : { detail: err.detail }), ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) };
+    const error = { ...errorLog(err), code: err.code, ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) };
     const ended = await finishRun(tx, run.id, 'failed', { error, ...(run.attempt === undefined ? {} : { attempt: run.attempt }) });
     // Cancelled or paused meanwhile: the operator's state stands.
     if (!ended) return;

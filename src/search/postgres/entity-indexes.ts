@@ -56,9 +56,9 @@ async function missingIndexes(db: Db, wanted: readonly WantedIndex[]): Promise<W
 /**
  * Creates the entity's sort indexes if missing. On the shared records table a plain CREATE INDEX
  * would block every tenant's page writes for the whole build, so it is built CONCURRENTLY, which
- * cannot run in a transaction: builders, of any entity, take a session advisory lock instead. Waiters poll with
- * pg_try_advisory_lock, because a statement blocked on the lock would hold a snapshot the
- * concurrent build waits for. Inside a caller's transaction, a plain build under a transaction
+ * cannot run in a transaction: builders, of any entity, take a session advisory lock instead.
+ * Waiters poll with pg_try_advisory_lock, because a statement blocked on the lock would hold a
+ * snapshot the concurrent build waits for. Inside a caller's transaction, a plain build under a transaction
  * lock is the only option.
  */
 export async function ensureEntityIndexes(db: Db, target: SearchTarget): Promise<void> {
