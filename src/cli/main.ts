@@ -47,7 +47,7 @@ const USAGE = `usage: syncdex <command> [options]
   replay <run> [--from-start] [--wait]
   cancel <run> | pause <connector> | resume <connector>
   resync <connector> <entity> | reset <connector> <entity> | reindex <connector_type> <entity>
-  tokens create --org O [--admin] [--label L]
+  tokens create --org O [--admin] [--label L] | tokens list [--org O] | tokens revoke <token-id>
 
 Every command that prints data accepts --json. The exit status is 1 when a command fails
 (a run that ends failed or cancelled under --wait included), 2 for a missing or unknown command;

@@ -51,3 +51,35 @@ export async function findPrincipalById(db: Db, tokenId: string): Promise<Princi
     .executeTakeFirst();
   return row === undefined ? null : { organizationId: row.organization_id, tokenId: row.id, isAdmin: row.is_admin };
 }
+
+/** A token as operators list it: never its hash, never its plaintext. */
+export interface TokenInfo {
+  readonly id: string;
+  readonly organization: string;
+  readonly label: string;
+  readonly is_admin: boolean;
+  readonly created_at: Date;
+  readonly revoked_at: Date | null;
+}
+
+/** Tokens, newest first; of one organization (by name) when `org` is given. */
+export async function listTokens(db: Db, org?: string): Promise<TokenInfo[]> {
+  let q = db
+    .selectFrom('api_tokens as t')
+    .innerJoin('organizations as o', 'o.id', 't.organization_id')
+    .select(['t.id', 'o.name as organization', 't.label', 't.is_admin', 't.created_at', 't.revoked_at'])
+    .orderBy('t.created_at', 'desc')
+    .orderBy('t.id');
+  if (org !== undefined) q = q.where('o.name', '=', org);
+  return q.execute();
+}
+
+/**
+ * Revokes a token by id: every request with it, and every dashboard session opened with it, is
+ * refused from then on. False when no live token has that id (unknown, or already revoked).
+ */
+export async function revokeToken(db: Db, tokenId: string): Promise<boolean> {
+  if (!/^[0-9a-f-]{36}$/i.test(tokenId)) return false;
+  const res = await db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('id', '=', tokenId).where('revoked_at', 'is', null).executeTakeFirst();
+  return Number(res.numUpdatedRows) > 0;
+}

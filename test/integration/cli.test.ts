@@ -86,6 +86,20 @@ describe('syncdex CLI', () => {
     expect(nul.stderr).toContain('query.filter.eq.email');
   });
 
+  it('lists tokens without their secret and revokes one by id: the API refuses it from then on', async () => {
+    const created = json<{ token: string; id: string }>(await cli('tokens', 'create', '--org', 'cli-org', '--label', 'ci-bot', '--json'));
+    const listed = await cli('tokens', 'list', '--org', 'cli-org', '--json');
+    expect(json<{ id: string; label: string; revoked_at: string | null }[]>(listed).find((t) => t.id === created.id)).toMatchObject({ label: 'ci-bot', revoked_at: null });
+    expect(listed.stdout).not.toContain(created.token);
+    const list = () => h.app.inject({ method: 'GET', url: '/api/v1/integrations/connectors', headers: { authorization: `Bearer ${created.token}` } });
+    expect((await list()).statusCode).toBe(200);
+    expect((await cli('tokens', 'revoke', created.id)).code).toBe(0);
+    expect((await list()).statusCode).toBe(401);
+    const again = await cli('tokens', 'revoke', created.id);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('not_found');
+  });
+
   it('prints the catalog as JSON and as a summary', async () => {
     const catalog = json<Record<string, { entities: Record<string, { id_field: string; searchable: unknown; source: string; actions: string[] }> }>>(await cli('catalog', '--json'));
     expect(Object.keys(catalog)).toHaveLength(17);
