@@ -75,7 +75,7 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
   try {
     const copySec = opts.copy === false ? Number.NaN : await copyBaseline(b.pg.url, sandbox, n);
     if (opts.copy !== false) log(`ingest: COPY of ${n} rows ${round(copySec)} s (${Math.round(n / copySec)} rows/s)`);
-    const principal = await findPrincipal(deps.db, await createToken(deps.db, await ensureOrganization(deps.db, 'bench')));
+    const principal = await findPrincipal(deps.db, (await createToken(deps.db, await ensureOrganization(deps.db, 'bench'))).token);
     const t0 = performance.now();
     const connector = await createConnector(deps, principal!, parseCreateConnector({ external_user_id: 'b', connector_type: 'payments', name: 'bench', credentials: { api_key: 'k' }, replication_config: { entities: ['customers'] } }));
     const [first] = await deps.db.selectFrom('sync_runs').select('id').where('connector_id', '=', connector.id).execute();

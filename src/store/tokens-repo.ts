@@ -19,14 +19,21 @@ export async function ensureOrganization(db: Db, name: string): Promise<string> 
   return row.id;
 }
 
-/** Creates a token for an organization; the plaintext is returned once and only its hash is stored. */
-export async function createToken(db: Db, organizationId: string, opts: { admin?: boolean; label?: string } = {}): Promise<string> {
+/** Token ids are uuids: anything else cannot name one (and must not reach a uuid comparison). */
+const TOKEN_ID = /^[0-9a-f-]{36}$/i;
+
+/**
+ * Creates a token for an organization; the plaintext is returned once and only its hash is
+ * stored. The id names it later (listing, revoking).
+ */
+export async function createToken(db: Db, organizationId: string, opts: { admin?: boolean; label?: string } = {}): Promise<{ token: string; id: string }> {
   const token = newToken();
-  await db
+  const row = await db
     .insertInto('api_tokens')
     .values({ organization_id: organizationId, token_hash: hashToken(token), is_admin: opts.admin ?? false, label: opts.label ?? '' })
-    .execute();
-  return token;
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { token, id: row.id };
 }
 
 /** The principal of a live token, or null. */
@@ -42,7 +49,7 @@ export async function findPrincipal(db: Db, token: string): Promise<Principal | 
 
 /** The principal of a live token by its id (admin session cookies carry the id, never the token). */
 export async function findPrincipalById(db: Db, tokenId: string): Promise<Principal | null> {
-  if (!/^[0-9a-f-]{36}$/i.test(tokenId)) return null;
+  if (!TOKEN_ID.test(tokenId)) return null;
   const row = await db
     .selectFrom('api_tokens')
     .select(['id', 'organization_id', 'is_admin'])
@@ -79,7 +86,7 @@ export async function listTokens(db: Db, org?: string): Promise<TokenInfo[]> {
  * refused from then on. False when no live token has that id (unknown, or already revoked).
  */
 export async function revokeToken(db: Db, tokenId: string): Promise<boolean> {
-  if (!/^[0-9a-f-]{36}$/i.test(tokenId)) return false;
+  if (!TOKEN_ID.test(tokenId)) return false;
   const res = await db.updateTable('api_tokens').set({ revoked_at: new Date() }).where('id', '=', tokenId).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
 }

@@ -14,6 +14,7 @@ import type { ScheduleJob } from '../../src/worker/schedules.js';
 import { executeRun, failRun } from '../../src/worker/sync-runner.js';
 import { writePage } from '../../src/worker/page-writer.js';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { failIfStalled } from './helpers/stall-watchdog.js';
 
 describe('run lifecycle edges', () => {
   let h: Harness;
@@ -272,20 +273,13 @@ describe('run lifecycle edges', () => {
     await new Promise((r) => setTimeout(r, 100));
     const a = writePage(h.deps.db, pageRun, recs('a'), { partition: 0, page: { n: 1 } }, 1, Promise.resolve(), { before: Promise.resolve(), taken: aLocked, key: 'lock-a', after: null });
     aDone(a);
-    let watchdog: NodeJS.Timeout | undefined;
-    const hung = new Promise((_, reject) => {
-      watchdog = setTimeout(() => {
-        // Break the cycle (Postgres never will) so the suite can end, then fail.
-        const terminate = sql`select pg_terminate_backend(pid) from pg_locks
-          where locktype = 'advisory' and pid <> pg_backend_pid() and database = (select oid from pg_database where datname = current_database())`;
-        void terminate.execute(h.deps.db).catch(() => undefined).then(() => reject(new Error('page writes deadlocked behind the exclusive request')));
-      }, 30_000);
+    await failIfStalled(Promise.all([a, b, x]), {
+      ms: 30_000,
+      db: h.deps.db,
+      terminate: sql`select pg_terminate_backend(pid) from pg_locks
+        where locktype = 'advisory' and pid <> pg_backend_pid() and database = (select oid from pg_database where datname = current_database())`,
+      stalled: 'page writes deadlocked behind the exclusive request',
     });
-    try {
-      await Promise.race([Promise.all([a, b, x]), hung]);
-    } finally {
-      clearTimeout(watchdog);
-    }
     expect((await getRun(h.deps.db, run!.id))?.checkpoint).toMatchObject({ page: { n: 2 } });
     await cancelRun(h.deps, run!.id);
   });

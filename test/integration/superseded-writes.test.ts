@@ -13,6 +13,7 @@ import type { LockTurn } from '../../src/worker/batch-writer.js';
 import { writePage, type PageRun } from '../../src/worker/page-writer.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { failIfStalled } from './helpers/stall-watchdog.js';
 
 /** Writes whose records include a gated id pause before their upsert until the gate opens. */
 const gate = vi.hoisted(() => {
@@ -78,21 +79,13 @@ describe('superseded and live executions of one run', () => {
     await waitForRowsHeld(2);
     gate.open();
 
-    let watchdog: NodeJS.Timeout | undefined;
-    const hung = new Promise<never>((_, reject) => {
-      watchdog = setTimeout(() => {
-        // Break the cycle ourselves so the suite can end, then fail.
-        const terminate = sql`select pg_terminate_backend(pid) from pg_stat_activity
-          where application_name = 'syncdex' and state = 'idle in transaction' and pid <> pg_backend_pid()`;
-        void terminate.execute(h.deps.db).catch(() => undefined).then(() => reject(new Error('the two executions stalled each other')));
-      }, 20_000);
+    const outcomes = await failIfStalled(Promise.allSettled(writes), {
+      ms: 20_000,
+      db: h.deps.db,
+      terminate: sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where application_name = 'syncdex' and state = 'idle in transaction' and pid <> pg_backend_pid()`,
+      stalled: 'the two executions stalled each other',
     });
-    let outcomes: PromiseSettledResult<unknown>[];
-    try {
-      outcomes = await Promise.race([Promise.allSettled(writes), hung]);
-    } finally {
-      clearTimeout(watchdog);
-    }
     const reasons = outcomes.flatMap((o) => (o.status === 'rejected' ? [errorCode(o.reason)] : []));
     expect(reasons).toContain('40P01');
     // Whatever the deadlock detector chose, the stale execution committed nothing.

@@ -35,7 +35,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
   const stack = await startEmbeddedStack({ logger });
   try {
     stack.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: customers });
-    const token = await createToken(stack.deps.db, await ensureOrganization(stack.deps.db, 'demo'));
+    const { token } = await createToken(stack.deps.db, await ensureOrganization(stack.deps.db, 'demo'));
     process.stdout.write(`store ${stack.postgres.source} postgres, queue ${stack.deps.queues.kind}, API ${stack.apiUrl}\n`);
     const connector = await call(`${stack.apiUrl}/api/v1/integrations/connectors`, token, {
       external_user_id: 'demo-user',

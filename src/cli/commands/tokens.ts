@@ -3,7 +3,7 @@
  * `tokens list [--org O]` shows ids, labels and states, never a token; `tokens revoke <id>`.
  */
 import { AppError } from '../../errors.js';
-import { createToken, ensureOrganization, findPrincipal, listTokens, revokeToken } from '../../store/tokens-repo.js';
+import { createToken, ensureOrganization, listTokens, revokeToken } from '../../store/tokens-repo.js';
 import { output, parse, positional, str } from '../args.js';
 import { withDb } from './context.js';
 
@@ -17,8 +17,7 @@ export async function tokensCommand(argv: string[]): Promise<number> {
     const org = str(p, 'org');
     if (org === undefined || org.trim() === '') throw new AppError('invalid_request', '--org is required', { path: 'org' });
     await withDb(async (db) => {
-      const token = await createToken(db, await ensureOrganization(db, org), { admin: p.values.admin === true, label: str(p, 'label') ?? '' });
-      const id = (await findPrincipal(db, token))?.tokenId;
+      const { token, id } = await createToken(db, await ensureOrganization(db, org), { admin: p.values.admin === true, label: str(p, 'label') ?? '' });
       output(json, { token, id }, () => `${token}\n(shown once; store it now. Its id, to revoke it: ${id})`);
     });
     return 0;

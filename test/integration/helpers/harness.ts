@@ -63,7 +63,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     logs,
     env,
     worker: opts.worker === false ? null : startWorker(deps, { concurrency: 2, ...(opts.lockMs === undefined ? {} : { lockMs: opts.lockMs }) }),
-    token: async (org = 'acme', admin = false) => createToken(deps.db, await ensureOrganization(deps.db, org), { admin }),
+    token: async (org = 'acme', admin = false) => (await createToken(deps.db, await ensureOrganization(deps.db, org), { admin })).token,
     createConnector: async (token, body) => {
       const res = await app.inject({
         method: 'POST',
