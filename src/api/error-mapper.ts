@@ -42,7 +42,11 @@ function fromFastify(e: FastifyError, url: string): AppError {
   if (e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') return new AppError('invalid_request', 'request body is empty; send a JSON object', { path: '' });
   if (e.code === 'FST_ERR_BAD_URL') return new AppError('invalid_request', 'the URL is malformed (bad percent-encoding)', { path: '' });
   if (e.code === 'FST_ERR_MAX_PARAM_LENGTH' || e.statusCode === 414) return new AppError('invalid_request', 'a path parameter is too long', { path: '' });
-  if (e.statusCode === 400) return new AppError('invalid_request', `request body is not valid JSON: ${e.message}`, { path: '' });
+  if (e.code === 'FST_ERR_CTP_INVALID_JSON_BODY') return new AppError('invalid_request', 'request body is not valid JSON (keys named __proto__ or constructor are refused too)', { path: '' });
+  if (e.code === 'FST_ERR_CTP_INVALID_CONTENT_LENGTH') return new AppError('invalid_request', 'request body size does not match Content-Length', { path: '' });
+  if (e.code === 'FST_ERR_ROUTE_MISSING_CONTENT_TYPE') return new AppError('invalid_request', 'a request with a body needs a Content-Type header (application/json)', { path: '' });
+  // Anything else Fastify rejects as a client error: its wording, not a guess at the cause.
+  if (e.statusCode !== undefined && e.statusCode >= 400 && e.statusCode < 500) return new AppError('invalid_request', `malformed request: ${e.message}`, { path: '' });
   return new AppError('internal', 'internal error');
 }
 

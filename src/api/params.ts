@@ -3,6 +3,7 @@
  * field, so the error mapper stays the one source of 400 bodies (route schemas only document).
  */
 import { AppError } from '../errors.js';
+import { parseIsoInstant } from '../iso-instant.js';
 
 type Bag = Record<string, unknown>;
 
@@ -60,8 +61,9 @@ export function optUuid(bag: Bag, key: string): string | undefined {
 export function optInstant(bag: Bag, key: string): Date | undefined {
   const v = optString(bag, key, 64);
   if (v === undefined) return undefined;
-  const d = new Date(v);
-  if (!/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(d.getTime())) bad(key, `${key} must be an ISO-8601 timestamp like 2024-05-01T00:00:00Z`);
+  const d = parseIsoInstant(v);
+  if (d === 'not_iso') bad(key, `${key} must be an ISO-8601 timestamp like 2024-05-01T00:00:00Z`);
+  if (d === 'not_real') bad(key, `${key} "${v.slice(0, 64)}" is not a real date/time`);
   return d;
 }
 

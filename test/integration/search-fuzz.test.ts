@@ -69,6 +69,14 @@ describe('fuzzing search params through the HTTP endpoint', () => {
   it('rejects malformed JSON with invalid_request', async () => {
     const res = await h.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: '{"entity": "customers", ' });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ error: { code: 'invalid_request' } });
+    expect(res.json()).toMatchObject({ error: { code: 'invalid_request', message: expect.stringContaining('not valid JSON') } });
+  });
+
+  it('says what is wrong with a body that is not JSON for another reason', async () => {
+    const url = `/api/v1/integrations/connectors/${id}/execute`;
+    const noType = await h.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, 'content-length': '2' }, payload: '{}' });
+    expect(noType.statusCode).toBe(400);
+    expect(noType.json()).toMatchObject({ error: { code: 'invalid_request', message: expect.stringContaining('Content-Type') } });
+    expect(noType.body).not.toContain('not valid JSON');
   });
 });

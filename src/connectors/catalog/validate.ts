@@ -5,6 +5,7 @@
  */
 import { CronExpressionParser } from 'cron-parser';
 import { AppError, joinPath } from '../../errors.js';
+import { parseIsoInstant } from '../../iso-instant.js';
 import type { ConfigFieldSpec, ConnectorDef, CredentialMethod } from './types.js';
 
 /** A validated replication_config: the kind's own fields plus the generic optional ones. */
@@ -193,8 +194,6 @@ function cronFieldOk(part: string, field: (typeof CRON_FIELDS)[number]): boolean
   });
 }
 
-const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
-
 /**
  * An ISO 8601 date (`2024-01-31`) or datetime (`2024-01-31T08:00:00Z`, offsets allowed); a
  * datetime without an offset is taken as UTC. Returned as an ISO UTC datetime.
@@ -202,17 +201,10 @@ const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d
 export function validateStartDate(raw: unknown, path = 'replication_config.start_date'): string {
   const hint = 'expected an ISO 8601 date (2024-01-31) or datetime (2024-01-31T08:00:00Z)';
   if (typeof raw !== 'string') return fail(`start_date must be a string; ${hint}`, path);
-  const m = ISO_RE.exec(raw.trim());
-  if (m === null) return fail(`start_date "${raw}" is not ISO 8601; ${hint}`, path);
-  const [, y, mo, d, h = '00', mi = '00', s = '00', zone] = m;
-  const date = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d)));
-  const calendarOk =
-    date.getUTCFullYear() === Number(y) && date.getUTCMonth() === Number(mo) - 1 && date.getUTCDate() === Number(d);
-  if (!calendarOk || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) fail(`start_date "${raw}" is not a real date/time`, path);
-  const text = raw.trim().replace(' ', 'T');
-  const ms = m[4] === undefined ? date.getTime() : Date.parse(zone === undefined ? `${text}Z` : text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
-  if (Number.isNaN(ms)) return fail(`start_date "${raw}" is not a real date/time`, path);
-  return new Date(ms).toISOString();
+  const parsed = parseIsoInstant(raw);
+  if (parsed === 'not_iso') return fail(`start_date "${raw}" is not ISO 8601; ${hint}`, path);
+  if (parsed === 'not_real') return fail(`start_date "${raw}" is not a real date/time`, path);
+  return parsed.toISOString();
 }
 
 const describe = (m: CredentialMethod): string => {

@@ -21,6 +21,9 @@ describe('runs-list query', () => {
     expect(q.limit).toBe(20);
     expect(q.beforeId).toBe('42');
     expect(parseRunsQuery({}).limit).toBe(50);
+    // Without an offset a datetime is UTC, as the replication start date is.
+    expect(parseRunsQuery({ until: '2024-05-01T08:00' }).filter.until?.toISOString()).toBe('2024-05-01T08:00:00.000Z');
+    expect(parseRunsQuery({ until: '2024-05-01T08:00:00+0200' }).filter.until?.toISOString()).toBe('2024-05-01T06:00:00.000Z');
   });
 
   it('names the offending parameter', () => {
@@ -28,6 +31,10 @@ describe('runs-list query', () => {
     expect(pathOf(() => parseRunsQuery({ limit: '501' }))).toBe('limit');
     expect(pathOf(() => parseRunsQuery({ limit: '1e2' }))).toBe('limit');
     expect(pathOf(() => parseRunsQuery({ since: 'last week' }))).toBe('since');
+    // new Date() reads these as March 1st and as a local time; neither is what was asked.
+    expect(pathOf(() => parseRunsQuery({ since: '2024-02-30' }))).toBe('since');
+    expect(pathOf(() => parseRunsQuery({ until: '2024-05-01T24:30:00Z' }))).toBe('until');
+    expect(pathOf(() => parseRunsQuery({ since: '2024-05-01junk' }))).toBe('since');
     expect(pathOf(() => parseRunsQuery({ since: '2024-05-02T00:00:00Z', until: '2024-05-01T00:00:00Z' }))).toBe('since');
     expect(pathOf(() => parseRunsQuery({ entity: 'Customers; drop' }))).toBe('entity');
     expect(pathOf(() => parseRunsQuery({ entity: ['a', 'b'] }))).toBe('entity');
