@@ -1,4 +1,5 @@
 /** Tiny argument helpers shared by the CLI commands. */
+import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { AppError } from '../errors.js';
 
@@ -29,6 +30,35 @@ export function jsonFlag(value: string | undefined, flag: string): unknown {
     // The value is not echoed: --credentials carries secrets, and shell output ends up in logs.
     throw new AppError('invalid_request', `--${flag} must be valid JSON (${value.length} characters given; quote keys and strings with double quotes)`, { path: flag });
   }
+}
+
+const MAX_FLAG_FILE = 1024 * 1024;
+
+/**
+ * The text of a file flag (`-` reads stdin): secrets passed this way stay out of the process list
+ * and shell history, where a flag's value is visible to every user of the machine.
+ */
+export async function readFlagFile(path: string, flag: string): Promise<string> {
+  let buf: Buffer;
+  try {
+    buf = path === '-' ? await readStdin() : await readFile(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    throw new AppError('invalid_request', `--${flag}: cannot read ${path === '-' ? 'stdin' : path} (${code})`, { path: flag });
+  }
+  if (buf.length > MAX_FLAG_FILE) throw new AppError('invalid_request', `--${flag}: ${buf.length} bytes is over the 1 MiB limit`, { path: flag });
+  return buf.toString('utf8');
+}
+
+async function readStdin(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    chunks.push(chunk as Buffer);
+    size += (chunk as Buffer).length;
+    if (size > MAX_FLAG_FILE) break;
+  }
+  return Buffer.concat(chunks);
 }
 
 /** A required positional argument. */

@@ -39,7 +39,7 @@ const USAGE = `usage: syncdex <command> [options]
   sandbox [--size N] [--seed S] [--port N]   serve the sandbox connector runtime on --port or $SANDBOX_PORT
   demo [--customers N]            everything embedded: sync customers, run searches
   catalog [--connector C]         connector kinds → entities: actions, id field, searchable fields, source
-  connectors create --org O --type T --name N (--credentials JSON | --oauth-secret-id ID) [--config JSON] [--user U]
+  connectors create --org O --type T --name N (--credentials-file PATH|- | --credentials JSON | --oauth-secret-id ID) [--config JSON] [--user U]
   connectors list [--org O] [--limit N] | connectors show <connector>
   sync <connector> [--entity E] [--mode full|incremental|auto] [--wait]
   search <connector> <entity> --filter JSON [--sort JSON] [--limit N] [--cursor C] [--fields JSON]

@@ -1,9 +1,14 @@
 /** The `syncdex` command as operators run it: a real process on the test database, exit codes included. */
 import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeps, type Deps } from '../../src/app/deps.js';
 import { loadConfig } from '../../src/config.js';
+import { loadSealedSecret } from '../../src/store/connectors-repo.js';
+import { openJson } from '../../src/store/crypto.js';
 import { createLogger } from '../../src/logger.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -20,10 +25,12 @@ describe('syncdex CLI', () => {
 
   const cliWith = (extra: Record<string, string>, ...args: string[]): Promise<Result> =>
     new Promise((resolve) => {
-      execFile(process.execPath, ['bin/syncdex.mjs', ...args], { env: { ...process.env, ...env, ...extra }, timeout: 60_000 }, (err, stdout, stderr) => {
+      const child = execFile(process.execPath, ['bin/syncdex.mjs', ...args], { env: { ...process.env, ...env, ...extra }, timeout: 60_000 }, (err, stdout, stderr) => {
         resolve({ code: err === null ? 0 : typeof err.code === 'number' ? err.code : 1, stdout, stderr });
       });
+      child.stdin?.end(stdin);
     });
+  let stdin = '';
   const cli = (...args: string[]): Promise<Result> => cliWith({}, ...args);
   const json = <T>(r: Result): T => {
     expect(r.code, r.stderr).toBe(0);
@@ -129,6 +136,27 @@ describe('syncdex CLI', () => {
     expect(leaky.code).toBe(1);
     expect(leaky.stderr).toContain('--credentials must be valid JSON');
     expect(leaky.stdout + leaky.stderr).not.toContain('sk_live_do_not_print');
+  });
+
+  it('reads credentials from a file or stdin, keeping them out of the process list', async () => {
+    const file = join(tmpdir(), `syncdex-cli-creds-${process.pid}.json`);
+    writeFileSync(file, '{"api_key":"sk_from_file"}\n', { mode: 0o600 });
+    const base = ['connectors', 'create', '--org', 'cli-org', '--type', 'payments', '--name', 'from file', '--config', '{"entities":["customers"]}', '--json'];
+    const fromFile = json<{ id: string }>(await cli(...base, '--credentials-file', file));
+    stdin = '{"api_key":"sk_from_stdin"}';
+    const fromStdin = json<{ id: string }>(await cli(...base, '--credentials-file', '-'));
+    stdin = '';
+    for (const [id, secret] of [[fromFile.id, 'sk_from_file'], [fromStdin.id, 'sk_from_stdin']] as const) {
+      const sealed = await loadSealedSecret(deps.db, id);
+      expect(sealed.ciphertext.toString('latin1')).not.toContain(secret);
+      expect(openJson(deps.keyring, sealed.keyId, sealed.ciphertext, id)).toEqual({ api_key: secret });
+    }
+    const missing = await cli(...base, '--credentials-file', '/nonexistent/creds.json');
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('--credentials-file: cannot read /nonexistent/creds.json (ENOENT)');
+    const both = await cli(...base, '--credentials-file', file, '--credentials', '{"api_key":"k"}');
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('not both');
   });
 
   it('needs the secrets only for the commands that use them', async () => {

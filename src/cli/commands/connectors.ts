@@ -6,16 +6,24 @@ import { createConnector, parseCreateConnector, viewConnector, type ConnectorVie
 import { AppError } from '../../errors.js';
 import { findConnector, listConnectors } from '../../store/connectors-repo.js';
 import { ensureOrganization } from '../../store/tokens-repo.js';
-import { int, jsonFlag, output, parse, positional, str, type Parsed } from '../args.js';
+import { int, jsonFlag, output, parse, positional, readFlagFile, str, type Parsed } from '../args.js';
 import { withDeps } from './context.js';
 
-const USAGE = `usage: syncdex connectors create --org O --type T --name N (--credentials JSON | --oauth-secret-id ID) [--config JSON] [--user U]
+const USAGE = `usage: syncdex connectors create --org O --type T --name N (--credentials-file PATH|- | --credentials JSON | --oauth-secret-id ID) [--config JSON] [--user U]
        syncdex connectors list [--org O] [--limit N]
        syncdex connectors show <connector>`;
 
 function describe(v: ConnectorView): string {
   const head = `${v.id}  ${v.name}  ${v.connector_type}  ${v.status}  created ${v.created_at}`;
   return [head, ...v.entities.map((e) => `  ${e.entity.padEnd(24)} ${e.status.padEnd(12)} ${String(e.record_count).padStart(8)} records  last synced ${e.last_synced_at ?? 'never'}${e.last_error === null ? '' : `  error: ${e.last_error}`}`)].join('\n');
+}
+
+/** `--credentials-file` (a path, or `-` for stdin) or the inline `--credentials`, never both. */
+async function credentialsOf(p: Parsed): Promise<unknown> {
+  const file = str(p, 'credentials-file');
+  if (file === undefined) return jsonFlag(str(p, 'credentials'), 'credentials');
+  if (str(p, 'credentials') !== undefined) throw new AppError('invalid_request', 'give --credentials or --credentials-file, not both', { path: 'credentials-file' });
+  return jsonFlag((await readFlagFile(file, 'credentials-file')).trim(), 'credentials-file');
 }
 
 async function create(p: Parsed): Promise<number> {
@@ -27,7 +35,8 @@ async function create(p: Parsed): Promise<number> {
     name: str(p, 'name'),
     replication_config: jsonFlag(str(p, 'config'), 'config') ?? {},
   };
-  if (str(p, 'credentials') !== undefined) body.credentials = jsonFlag(str(p, 'credentials'), 'credentials');
+  const credentials = await credentialsOf(p);
+  if (credentials !== undefined) body.credentials = credentials;
   if (str(p, 'oauth-secret-id') !== undefined) body.server_side_oauth_secret_id = str(p, 'oauth-secret-id');
   const input = parseCreateConnector(body);
   return withDeps(async (deps) => {
@@ -39,7 +48,7 @@ async function create(p: Parsed): Promise<number> {
 }
 
 export async function connectorsCommand(argv: string[]): Promise<number> {
-  const p = parse(argv, { org: { type: 'string' }, type: { type: 'string' }, name: { type: 'string' }, credentials: { type: 'string' }, 'oauth-secret-id': { type: 'string' }, config: { type: 'string' }, user: { type: 'string' }, limit: { type: 'string' } });
+  const p = parse(argv, { org: { type: 'string' }, type: { type: 'string' }, name: { type: 'string' }, credentials: { type: 'string' }, 'credentials-file': { type: 'string' }, 'oauth-secret-id': { type: 'string' }, config: { type: 'string' }, user: { type: 'string' }, limit: { type: 'string' } });
   const sub = p.positionals[0];
   if (sub === 'create') return create(p);
   if (sub !== 'list' && sub !== 'show') throw new AppError('invalid_request', USAGE);
