@@ -2,15 +2,17 @@
 import type { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
 import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
-import { AppError } from '../errors.js';
+import { AppError, errorLog } from '../errors.js';
 import type { Connector } from '../store/connectors-repo.js';
 import type { DB, Db } from '../store/db.js';
 import { isTransientDbError } from '../store/db-errors.js';
 import { ensureEntityStates, getEntityState } from '../store/entity-state-repo.js';
 import { createRun, finishRun, setRunJob, silentRuns, type SilentRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode, RunTrigger, SyncRunRow } from '../store/schema.js';
+import { within } from '../within.js';
 import { sleep } from './fetch-page.js';
 import { SYNC_RETRY, syncJobId, type SyncJob } from './jobs.js';
+import { failRun } from './run-failure.js';
 
 /**
  * An active run with no sign of life for this long may be abandoned (see reapAbandonedRuns). Far
@@ -118,20 +120,33 @@ export async function createRequestedRun(db: Db, connector: Connector, req: Sync
   return createRun(db, { connectorId: connector.id, entity: req.entity, trigger: req.trigger, mode, replayOf: req.replayOf ?? null, checkpoint: req.checkpoint ?? null });
 }
 
-/** Queues a created run's job; a run that cannot be prepared or queued is failed, never left holding the slot. */
+/**
+ * How long a caller waits for the queue to take a job. A Redis that is down makes `add` wait for
+ * the reconnect, not fail; an API request or a reset must not hang on it. An `add` that lands
+ * after this is harmless: its run is failed by then, and the worker skips a run it cannot claim.
+ */
+export const ENQUEUE_TIMEOUT_MS = 10_000;
+
+/**
+ * Queues a created run's job. A run that cannot be prepared or queued is failed, with its entity
+ * in `error` saying so, never left holding the slot or looking fine (a reset whose run was not
+ * queued has tombstoned everything: the entity must not read `ready` with no records).
+ */
 export async function enqueueRun(deps: EnqueueDeps, run: SyncRunRow, beforeEnqueue?: SyncRequest['beforeEnqueue']): Promise<SyncRunRow> {
   const jobId = syncJobId(run.id);
+  const ref = { id: run.id, connectorId: run.connector_id, entity: run.entity };
   try {
     if (beforeEnqueue !== undefined) await beforeEnqueue(deps.db, run.id);
   } catch (e) {
-    await finishRun(deps.db, run.id, 'failed', { error: { code: 'internal', message: `could not prepare the run: ${(e as Error).message}` } });
+    await failRun(deps, ref, new AppError('internal', 'could not prepare the run', { detail: errorLog(e).message }));
     throw e;
   }
   try {
-    await enqueueSync(deps, run.id, jobId);
+    await within(enqueueSync(deps, run.id, jobId), ENQUEUE_TIMEOUT_MS, () => new Error(`the sync queue did not answer within ${ENQUEUE_TIMEOUT_MS / 1000} s`));
   } catch (e) {
-    await finishRun(deps.db, run.id, 'failed', { error: { code: 'unavailable', message: `could not enqueue the run: ${(e as Error).message}` } });
-    throw new AppError('unavailable', 'the queue is unavailable; try again', { retryable: true, cause: e });
+    const detail = errorLog(e).message;
+    await failRun(deps, ref, new AppError('unavailable', 'the run could not be queued (queue unavailable); trigger a sync to retry', { detail }));
+    throw new AppError('unavailable', 'the queue is unavailable; try again', { retryable: true, retryAfterSec: 5, cause: e });
   }
   await setRunJob(deps.db, run.id, jobId);
   return { ...run, job_id: jobId };

@@ -7,7 +7,8 @@ import { errorLog, isAppError } from '../errors.js';
 import { transientDbError } from '../store/db-errors.js';
 import { getRun } from '../store/runs-repo.js';
 import { syncJobSchema, type SyncJob } from './jobs.js';
-import { executeRun, failRun, type SyncDeps } from './sync-runner.js';
+import { failRun } from './run-failure.js';
+import { executeRun, type SyncDeps } from './sync-runner.js';
 
 /** Builds the processor; `signal` aborts between pages on shutdown (the run resumes elsewhere). */
 export function syncProcessor(deps: SyncDeps, signal?: AbortSignal) {

@@ -303,26 +303,3 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSig
   ctx.log.info({ pages }, 'sync run succeeded');
   return 'succeeded';
 }
-
-/**
- * Records a failed run; the checkpoint stays, so a later retry or replay resumes from it. With
- * `attempt`, only while that execution still owns the run: a superseded one (its job redelivered
- * meanwhile) must not fail the live attempt.
- */
-export async function failRun(deps: SyncDeps, run: { id: string; connectorId: string; entity: string; attempt?: number }, e: unknown): Promise<void> {
-  const err = e instanceof AppError ? e : new AppError('internal', 'internal error', { detail: e instanceof Error ? e.message : String(e) });
-  // One transaction: nobody sees the run failed while its entity still says `updating`.
-  await deps.db.transaction().execute(async (tx) => {
-    // The run's error is for operators (admin API); the entity's last error is shown to tenants.
-    const error = { ...errorLog(err), code: err.code, ...(err.upstreamStatus === undefined ? {} : { upstreamStatus: err.upstreamStatus }) };
-    const ended = await finishRun(tx, run.id, 'failed', { error, ...(run.attempt === undefined ? {} : { attempt: run.attempt }) });
-    // Cancelled or paused meanwhile: the operator's state stands.
-    if (!ended) return;
-    await markRunEnded(tx, run.connectorId, run.entity, { ok: false, error: tenantMessage(err) });
-  });
-}
-
-/** What a tenant may read of a failure: an internal fault's own text can name our internals. */
-function tenantMessage(err: AppError): string {
-  return err.code === 'internal' ? 'internal error; operators see the details in the run' : err.message;
-}

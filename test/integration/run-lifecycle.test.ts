@@ -11,7 +11,10 @@ import { claimRun, getRun, lockOwnedRun } from '../../src/store/runs-repo.js';
 import type { Job } from 'bullmq';
 import { scheduleProcessor } from '../../src/worker/schedule-processor.js';
 import type { ScheduleJob } from '../../src/worker/schedules.js';
-import { executeRun, failRun } from '../../src/worker/sync-runner.js';
+import { SYNC_QUEUE, type SyncJob } from '../../src/worker/jobs.js';
+import { ENQUEUE_TIMEOUT_MS } from '../../src/worker/request-sync.js';
+import { failRun } from '../../src/worker/run-failure.js';
+import { executeRun } from '../../src/worker/sync-runner.js';
 import { writePage } from '../../src/worker/page-writer.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 import { failIfStalled } from './helpers/stall-watchdog.js';
@@ -287,6 +290,25 @@ describe('run lifecycle edges', () => {
   it('ends a transaction left idle for 10 minutes, so a wait Postgres cannot see never holds locks forever', async () => {
     const { rows } = await sql<{ v: string }>`select current_setting('idle_in_transaction_session_timeout') as v`.execute(h.deps.db);
     expect(rows[0]?.v).toBe('10min');
+  });
+
+  it('a reset whose run the queue does not take leaves its entity in error, saying so, not ready with no records', async () => {
+    const down = h.deps.queues.queue<SyncJob>(SYNC_QUEUE);
+    await down.close();
+    const started = Date.now();
+    await expect(resetEntity({ ...h.deps, syncQueue: down }, id, 'customers')).rejects.toMatchObject({ code: 'unavailable', retryable: true });
+    // Bounded: a queue that does not answer must not hang the operator's request.
+    expect(Date.now() - started).toBeLessThan(ENQUEUE_TIMEOUT_MS + 5_000);
+    const state = await h.deps.db.selectFrom('entity_state').selectAll().where('connector_id', '=', id).where('entity', '=', 'customers').executeTakeFirstOrThrow();
+    expect(state).toMatchObject({ status: 'error', record_count: '0', last_error: expect.stringContaining('could not be queued') });
+    const failed = (await h.runsOf(id)).at(-1);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'unavailable', detail: expect.stringContaining('did not answer') } });
+    // Triggering again is the way out: the full run brings every record back and the entity is ready.
+    const [again] = await triggerSync(h.deps, id, { entity: 'customers' });
+    expect(again!.mode).toBe('full');
+    await settle(again!.id);
+    const healed = await h.deps.db.selectFrom('entity_state').selectAll().where('connector_id', '=', id).where('entity', '=', 'customers').executeTakeFirstOrThrow();
+    expect(healed).toMatchObject({ status: 'ready', record_count: '300', last_error: null });
   });
 
   it('a run queued just before its connector was paused is cancelled when claimed, and reads nothing', async () => {
