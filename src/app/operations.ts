@@ -4,7 +4,7 @@
  * the CLI call these; each is one short transaction plus queue calls.
  */
 import { sql, type Transaction } from 'kysely';
-import { AppError, isAppError } from '../errors.js';
+import { AppError, errorLog, isAppError } from '../errors.js';
 import { findConnector, type Connector } from '../store/connectors-repo.js';
 import { dropSupersededSeen, inheritSeen, lockEntity } from '../store/records-repo.js';
 import { findActiveRun, getRun } from '../store/runs-repo.js';
@@ -14,6 +14,7 @@ import { syncJobId } from '../worker/jobs.js';
 import { createRequestedRun, enqueueRun, reapAbandonedRuns, requestSync } from '../worker/request-sync.js';
 import { removeSchedule } from '../worker/schedules.js';
 import { readFromOf } from '../worker/saved-cursor.js';
+import { within } from '../within.js';
 import { replicatedEntities, scheduleConnector } from './connector-service.js';
 import type { Deps } from './deps.js';
 
@@ -56,18 +57,39 @@ export async function triggerSync(deps: Deps, connectorId: string, opts: { entit
   return runs;
 }
 
+const CANCELLED = JSON.stringify({ code: 'cancelled', message: 'cancelled by an operator' });
+
+/**
+ * Cancels the queued or running runs of one run id or of a whole connector in the caller's
+ * transaction, returning them: run rows first, then entity states, the order of every path that
+ * ends a run. Their executions stop before their next page commits (that page rolls back).
+ */
+async function cancelActive(tx: Transaction<DB>, which: { runId: string } | { connectorId: string }): Promise<{ id: string; connector_id: string; entity: string }[]> {
+  return tx
+    .updateTable('sync_runs')
+    .set({ status: 'cancelled', finished_at: sql<Date>`now()`, error: CANCELLED })
+    .where('runId' in which ? 'id' : 'connector_id', '=', 'runId' in which ? which.runId : which.connectorId)
+    .where('status', 'in', ['queued', 'running'])
+    .returning(['id', 'connector_id', 'entity'])
+    .execute();
+}
+
+/** Drops cancelled runs' jobs from the queue; best effort, as a claim skips a cancelled run anyway. */
+async function dropJobs(deps: Deps, runIds: readonly string[]): Promise<void> {
+  const drop = Promise.all(runIds.map((id) => deps.syncQueue.remove(syncJobId(id)).catch(() => undefined)));
+  await within(drop, QUEUE_CALL_MS, () => new Error('queue did not answer')).catch(() => undefined);
+}
+
+/** How long an operation waits on a best-effort queue call after its change committed. */
+const QUEUE_CALL_MS = 5_000;
+
 /** Cancels a queued or running run: the runner stops before its next page (that page rolls back). */
 export async function cancelRun(deps: Deps, runId: string): Promise<SyncRunRow> {
   const run = await mustRun(deps, runId);
   // One transaction: nobody sees the run cancelled while its entity still says `updating`.
   await deps.db.transaction().execute(async (tx) => {
-    const res = await tx
-      .updateTable('sync_runs')
-      .set({ status: 'cancelled', finished_at: sql<Date>`now()`, error: JSON.stringify({ code: 'cancelled', message: 'cancelled by an operator' }) })
-      .where('id', '=', run.id)
-      .where('status', 'in', ['queued', 'running'])
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw new AppError('conflict', `run ${runId} is ${run.status}; only queued or running runs can be cancelled`, { path: 'run_id' });
+    const cancelled = await cancelActive(tx, { runId: run.id });
+    if (cancelled.length === 0) throw new AppError('conflict', `run ${runId} is ${run.status}; only queued or running runs can be cancelled`, { path: 'run_id' });
     await tx
       .updateTable('entity_state')
       .set({ status: sql`case when last_synced_at is null then 'initializing' else 'ready' end` })
@@ -76,7 +98,7 @@ export async function cancelRun(deps: Deps, runId: string): Promise<SyncRunRow> 
       .where('status', '<>', 'paused')
       .execute();
   });
-  await deps.syncQueue.remove(syncJobId(run.id)).catch(() => undefined);
+  await dropJobs(deps, [run.id]);
   return mustRun(deps, runId);
 }
 
@@ -123,14 +145,23 @@ function withReadFrom(original: SyncRunRow): RunCheckpoint | null {
   return original.checkpoint === null || readFrom === null ? original.checkpoint : { ...original.checkpoint, readFrom };
 }
 
-/** Pauses a connector: no schedule, active runs cancelled, entities shown as paused. */
+/**
+ * Pauses a connector in one transaction: connector paused, its active runs cancelled, its entities
+ * shown as paused. Removing the schedule comes after and may fail (logged): a tick of a paused
+ * connector creates nothing, and resume upserts the schedule again.
+ */
 export async function pauseConnector(deps: Deps, connectorId: string): Promise<void> {
   const connector = await mustConnector(deps, connectorId);
-  await deps.db.updateTable('connectors').set({ status: 'paused', updated_at: sql<Date>`now()` }).where('id', '=', connector.id).execute();
-  await removeSchedule(deps.scheduleQueue, connector.id);
-  const active = await deps.db.selectFrom('sync_runs').select('id').where('connector_id', '=', connector.id).where('status', 'in', ['queued', 'running']).execute();
-  for (const r of active) await cancelRun(deps, r.id).catch(() => undefined);
-  await deps.db.updateTable('entity_state').set({ status: 'paused', next_run_at: null }).where('connector_id', '=', connector.id).execute();
+  const cancelled = await deps.db.transaction().execute(async (tx) => {
+    await tx.updateTable('connectors').set({ status: 'paused', updated_at: sql<Date>`now()` }).where('id', '=', connector.id).execute();
+    const runs = await cancelActive(tx, { connectorId: connector.id });
+    await tx.updateTable('entity_state').set({ status: 'paused', next_run_at: null }).where('connector_id', '=', connector.id).execute();
+    return runs;
+  });
+  await dropJobs(deps, cancelled.map((r) => r.id));
+  await within(removeSchedule(deps.scheduleQueue, connector.id), QUEUE_CALL_MS, () => new Error(`the schedule queue did not answer within ${QUEUE_CALL_MS / 1000} s`)).catch((e: unknown) =>
+    deps.logger.warn({ connector: connector.id, err: errorLog(e) }, 'paused, but the schedule was not removed; its ticks create nothing while paused'),
+  );
 }
 
 /**

@@ -10,7 +10,7 @@ import { markSeen } from '../../src/store/records-repo.js';
 import { claimRun, getRun, lockOwnedRun } from '../../src/store/runs-repo.js';
 import type { Job } from 'bullmq';
 import { scheduleProcessor } from '../../src/worker/schedule-processor.js';
-import type { ScheduleJob } from '../../src/worker/schedules.js';
+import { SCHEDULE_QUEUE, type ScheduleJob } from '../../src/worker/schedules.js';
 import { SYNC_QUEUE, type SyncJob } from '../../src/worker/jobs.js';
 import { ENQUEUE_TIMEOUT_MS } from '../../src/worker/request-sync.js';
 import { failRun } from '../../src/worker/run-failure.js';
@@ -309,6 +309,24 @@ describe('run lifecycle edges', () => {
     await settle(again!.id);
     const healed = await h.deps.db.selectFrom('entity_state').selectAll().where('connector_id', '=', id).where('entity', '=', 'customers').executeTakeFirstOrThrow();
     expect(healed).toMatchObject({ status: 'ready', record_count: '300', last_error: null });
+  });
+
+  it('pauses whole even when the schedule queue does not answer: runs cancelled, entities paused, in bounded time', async () => {
+    const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await claimRun(h.deps.db, run!.id, 2, 120);
+    const down = h.deps.queues.queue<ScheduleJob>(SCHEDULE_QUEUE);
+    await down.close();
+    const started = Date.now();
+    await pauseConnector({ ...h.deps, scheduleQueue: down }, id);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    expect(await getRun(h.deps.db, run!.id)).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
+    const state = await h.deps.db.selectFrom('entity_state').select('status').where('connector_id', '=', id).executeTakeFirstOrThrow();
+    expect(state.status).toBe('paused');
+    // The running execution's next page rolls back: its run is no longer running.
+    await expect(executeRun(h.deps, run!.id)).resolves.not.toBe('succeeded');
+    await resumeConnector(h.deps, id);
+    const resumed = await h.deps.db.selectFrom('entity_state').select('status').where('connector_id', '=', id).executeTakeFirstOrThrow();
+    expect(resumed.status).toBe('ready');
   });
 
   it('a run queued just before its connector was paused is cancelled when claimed, and reads nothing', async () => {
