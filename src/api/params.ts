@@ -4,6 +4,7 @@
  */
 import { AppError } from '../errors.js';
 import { parseIsoInstant } from '../iso-instant.js';
+import type { ConnectorsKey } from '../store/connectors-repo.js';
 
 type Bag = Record<string, unknown>;
 
@@ -117,4 +118,22 @@ export function decodeRunsCursor(cursor: string | undefined): string | undefined
   const m = /^runs:(\d{1,18})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   if (m === null) throw new AppError('invalid_cursor', 'cursor is not a runs-list cursor; pass next_cursor from the previous page', { path: 'cursor' });
   return m[1];
+}
+
+/** Opaque keyset cursor of a connectors list: the last connector of the previous page. */
+export function encodeConnectorsCursor(key: ConnectorsKey): string {
+  return Buffer.from(`connectors:${key.createdUs}:${key.id}`).toString('base64url');
+}
+
+export function decodeConnectorsCursor(cursor: string | undefined): ConnectorsKey | undefined {
+  if (cursor === undefined) return undefined;
+  const m = /^connectors:(-?\d{1,19}):([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (m === null) throw new AppError('invalid_cursor', 'cursor is not a connectors-list cursor; pass next_cursor from the previous page', { path: 'cursor' });
+  return { createdUs: m[1]!, id: m[2]! };
+}
+
+/** The `limit` and `cursor` of a connectors list; every problem names its parameter. */
+export function parseConnectorsPage(bag: Bag, defaultLimit: number): { limit: number; after: ConnectorsKey | undefined } {
+  onlyKeys(bag, ['limit', 'cursor']);
+  return { limit: optInt(bag, 'limit', 1, 1000) ?? defaultLimit, after: decodeConnectorsCursor(optString(bag, 'cursor', 256)) };
 }

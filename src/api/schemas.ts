@@ -10,6 +10,7 @@ const runParam = { type: 'object', properties: { id: { type: 'string', descripti
 const entityParams = { type: 'object', properties: { id: { type: 'string' }, entity: { type: 'string' } }, required: ['id', 'entity'] };
 const emptyBody = { type: 'object', description: 'empty object or no body' };
 const anyObject = { type: 'object', additionalProperties: true };
+const connectorsPage = { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 }, cursor: { type: 'string', description: 'next_cursor of the previous page' } } };
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, errorRef]));
 const ok = (status: number, description: string) => ({ [status]: { description, ...anyObject } });
@@ -46,7 +47,7 @@ export const publicSchemas = {
     },
     response: { ...ok(201, 'the connector with per-entity status'), ...errors(400, 401) },
   },
-  listConnectors: { tags: ['connectors'], summary: "The organization's connectors", security: bearer, response: { ...ok(200, '{connectors: [...]}'), ...errors(401) } },
+  listConnectors: { tags: ['connectors'], summary: "The organization's connectors, newest first", security: bearer, querystring: connectorsPage, response: { ...ok(200, '{connectors: [...], next_cursor}'), ...errors(400, 401) } },
   getConnector: { tags: ['connectors'], summary: 'A connector with per-entity status', security: bearer, params: idParam, response: { ...ok(200, 'connector'), ...errors(401, 404) } },
   execute: {
     tags: ['connectors'],
@@ -80,7 +81,7 @@ export const adminSchemas = {
   getRun: admin('One run: counters, timings, checkpoint, error, replay chain both ways', { params: runParam }),
   replayRun: admin('Replay a run as a new run (from its checkpoint unless from_start)', { params: runParam, body: { type: 'object', properties: { from_start: { type: 'boolean' } } } }, 202),
   cancelRun: admin('Cancel a queued or running run', { params: runParam, body: emptyBody }),
-  listConnectors: admin('Every connector (all organizations) with entity status', { querystring: { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 } } } }),
+  listConnectors: admin('Every connector (all organizations) with entity status, newest first; keyset pages via next_cursor', { querystring: connectorsPage }),
   getConnector: admin('A connector (any organization) with entity status', { params: idParam }),
   triggerSync: admin('Trigger a sync of one entity (409 while it has an active run) or of all (an entity with an active run keeps it, returned in its place)', { params: idParam, body: { type: 'object', properties: { entity: { type: 'string' }, mode: { type: 'string', enum: ['full', 'incremental', 'auto'] } } } }, 202),
   pause: admin('Pause a connector (schedule removed, active runs cancelled)', { params: idParam, body: emptyBody }),

@@ -40,7 +40,7 @@ const USAGE = `usage: syncdex <command> [options]
   demo [--customers N]            everything embedded: sync customers, run searches
   catalog [--connector C]         connector kinds → entities: actions, id field, searchable fields, source
   connectors create --org O --type T --name N (--credentials-file PATH|- | --credentials JSON | --oauth-secret-id ID) [--config JSON] [--user U]
-  connectors list [--org O] [--limit N] | connectors show <connector>
+  connectors list [--org O] [--limit N] [--cursor C] | connectors show <connector>
   sync <connector> [--entity E] [--mode full|incremental|auto] [--wait]
   search <connector> <entity> --filter JSON [--sort JSON] [--limit N] [--cursor C] [--fields JSON]
   runs [--status S[,S]] [--connector C] [--entity E] [--since T] [--until T] [--limit N] | runs show <run>

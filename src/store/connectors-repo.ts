@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Db } from './db.js';
 import type { ConnectorRow } from './schema.js';
 
@@ -85,11 +86,35 @@ export async function findConnector(db: Db, id: string, organizationId?: string)
   return row === undefined ? null : toConnector(row);
 }
 
-/** Connectors of an organization (or all, for admins), newest first. */
-export async function listConnectors(db: Db, organizationId?: string, limit = 100): Promise<Connector[]> {
-  let q = db.selectFrom('connectors').select(publicColumns).orderBy('created_at', 'desc').limit(limit);
-  if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId);
-  return (await q.execute()).map(toConnector);
+/** Where a connectors page ends: its last connector's creation time (µs since the epoch, exact) and id. */
+export interface ConnectorsKey {
+  readonly createdUs: string;
+  readonly id: string;
+}
+
+/**
+ * Connectors of an organization (or all, for admins), newest first, a page after `after`;
+ * `next` is null exactly when no connector follows. Keyset paging on (created_at, id): a
+ * connector created or deleted meanwhile neither repeats nor hides another.
+ */
+export async function listConnectors(db: Db, opts: { organizationId?: string | undefined; limit: number; after?: ConnectorsKey | undefined }): Promise<{ connectors: Connector[]; next: ConnectorsKey | null }> {
+  let q = db
+    .selectFrom('connectors')
+    .select(publicColumns)
+    .select(sql<string>`(extract(epoch from created_at) * 1000000)::bigint::text`.as('created_us'))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(opts.limit + 1);
+  if (opts.organizationId !== undefined) q = q.where('organization_id', '=', opts.organizationId);
+  if (opts.after !== undefined) {
+    const at = sql`to_timestamp(0) + ${opts.after.createdUs}::bigint * interval '1 microsecond'`;
+    q = q.where(sql<boolean>`(created_at, id) < (${at}, ${opts.after.id}::uuid)`);
+  }
+  const rows = await q.execute();
+  const page = rows.slice(0, opts.limit);
+  const last = page.at(-1);
+  const next = rows.length > opts.limit && last !== undefined ? { createdUs: last.created_us, id: last.id } : null;
+  return { connectors: page.map(toConnector), next };
 }
 
 /** The sealed secret of a connector: only the worker's runtime client opens it. */

@@ -199,6 +199,35 @@ describe('admin API (Postgres queue and search backend)', () => {
     expect(res.body).not.toContain('sk_test_123');
   });
 
+  it('pages connector lists by keyset: every connector once, newest first, ties broken by id', async () => {
+    const tenant = await h.token('paging');
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) ids.push((await h.createConnector(tenant)).id);
+    // Three created in the same microsecond: a cursor on the time alone would skip or repeat them.
+    await sql`update connectors set created_at = '2020-01-01T00:00:00.123456Z' where id = any(${ids.slice(1, 4)}::uuid[])`.execute(h.deps.db);
+    const walk = async (url: string, token: string) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await h.app.inject({ method: 'GET', url: `${url}?limit=2${cursor === null ? '' : `&cursor=${cursor}`}`, headers: { authorization: `Bearer ${token}` } });
+        expect(res.statusCode, res.body).toBe(200);
+        const body = res.json() as { connectors: { id: string }[]; next_cursor: string | null };
+        expect(body.connectors.length).toBeLessThanOrEqual(2);
+        seen.push(...body.connectors.map((c) => c.id));
+        if (cursor === null) await h.createConnector(tenant); // created mid-walk: newer than every page, so never seen
+        cursor = body.next_cursor;
+      } while (cursor !== null);
+      return seen;
+    };
+    const expected = await h.deps.db.selectFrom('connectors').select('id').where('id', 'in', ids).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    expect(await walk('/api/v1/integrations/connectors', tenant)).toEqual(expected.map((r) => r.id));
+    const all = await walk('/admin/api/connectors', admin);
+    expect(new Set(all).size).toBe(all.length);
+    expect(all).toEqual(expect.arrayContaining([...ids, connectorId]));
+    await bad('/admin/api/connectors?cursor=garbage', 'cursor', 'invalid_cursor');
+    await bad('/admin/api/connectors?limit=0', 'limit');
+  });
+
   it('serves Prometheus metrics and the OpenAPI document without a token', async () => {
     await h.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${connectorId}/execute`, headers: { authorization: `Bearer ${user}` }, payload: { entity: 'customers', action: 'search', params: { query: {} } } });
     const metrics = await h.app.inject({ method: 'GET', url: '/metrics' });

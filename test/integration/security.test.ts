@@ -78,7 +78,7 @@ describe('security: auth, tenancy, secrets, injection', () => {
       expect(res.statusCode, `${r.method} ${r.url}`).toBe(404);
       expect((res.json() as Err).error.code).toBe('not_found');
     }
-    expect((await call('GET', '/api/v1/integrations/connectors', other)).json()).toEqual({ connectors: [] });
+    expect((await call('GET', '/api/v1/integrations/connectors', other)).json()).toEqual({ connectors: [], next_cursor: null });
     expect(((await call('GET', '/api/v1/integrations/connectors', user)).json() as { connectors: { id: string }[] }).connectors.map((c) => c.id)).toEqual([connectorId]);
   });
 

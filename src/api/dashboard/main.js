@@ -44,7 +44,10 @@ async function refresh() {
   if (state.busy) return;
   state.busy = true;
   try {
-    const [{ connectors }, { runs, next_cursor }] = await Promise.all([api('GET', '/admin/api/connectors'), api('GET', `/admin/api/runs${query(filters())}`)]);
+    const [page, { runs, next_cursor }] = await Promise.all([api('GET', '/admin/api/connectors'), api('GET', `/admin/api/runs${query(filters())}`)]);
+    const connectors = page.connectors;
+    // One page, newest first, polled every 2 s: say so rather than pretend it is all of them.
+    fill($('connectors-more'), page.next_cursor === null ? '' : `Showing the newest ${connectors.length} connectors; \`syncdex connectors list --cursor\` or the API's next_cursor pages through the rest.`);
     syncOptions($('f-connector'), connectors.map((c) => [c.id, `${c.name} (${c.connector_type})`]));
     syncOptions($('f-entity'), [...new Set(connectors.flatMap((c) => c.entities.map((e) => e.entity)))].sort().map((e) => [e, e]));
     renderConnectors($('connectors'), connectors, act);

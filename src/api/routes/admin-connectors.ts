@@ -9,7 +9,7 @@ import { reindexEntity } from '../../app/reindex.js';
 import { AppError } from '../../errors.js';
 import { entityStatesOf } from '../../store/admin-queries.js';
 import { findConnector, listConnectors, type Connector } from '../../store/connectors-repo.js';
-import { objectOf, onlyKeys, optEnum, optInt, optKey, reqKey } from '../params.js';
+import { encodeConnectorsCursor, objectOf, onlyKeys, optEnum, optInt, optKey, parseConnectorsPage, reqKey } from '../params.js';
 import { adminSchemas } from '../schemas.js';
 import { adminConnectorView, runSummary } from '../views.js';
 
@@ -34,11 +34,9 @@ function entityParam(value: string): string {
 
 function connectorReadRoutes(app: FastifyInstance, deps: Deps): void {
   app.get('/admin/api/connectors', { schema: adminSchemas.listConnectors }, async (req) => {
-    const q = objectOf(req.query, 'query');
-    onlyKeys(q, ['limit']);
-    const connectors = await listConnectors(deps.db, undefined, optInt(q, 'limit', 1, 1000) ?? 200);
+    const { connectors, next } = await listConnectors(deps.db, parseConnectorsPage(objectOf(req.query, 'query'), 200));
     const states = await entityStatesOf(deps.db, connectors.map((c) => c.id));
-    return { connectors: connectors.map((c) => adminConnectorView(c, states.get(c.id) ?? [])) };
+    return { connectors: connectors.map((c) => adminConnectorView(c, states.get(c.id) ?? [])), next_cursor: next === null ? null : encodeConnectorsCursor(next) };
   });
 
   app.get<IdParams>('/admin/api/connectors/:id', { schema: adminSchemas.getConnector }, async (req) => view(deps, await connectorOr404(deps, req.params.id)));

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { assertReplicated, connectorFor, createConnector, parseCreateConnector, viewConnector } from '../../app/connector-service.js';
 import { listConnectors, type Connector } from '../../store/connectors-repo.js';
 import type { ApiMetrics } from '../metrics.js';
-import { objectOf, onlyKeys, optInt } from '../params.js';
+import { encodeConnectorsCursor, objectOf, parseConnectorsPage } from '../params.js';
 import { publicSchemas } from '../schemas.js';
 import type { Deps } from '../../app/deps.js';
 import { getConnectorDef, getEntityDef } from '../../connectors/catalog/index.js';
@@ -37,12 +37,11 @@ async function timedSearch(deps: Deps, metrics: ApiMetrics, connector: { id: str
 
 export function connectorRoutes(app: FastifyInstance, deps: Deps, metrics: ApiMetrics): void {
   app.get('/api/v1/integrations/connectors', { schema: publicSchemas.listConnectors }, async (req) => {
-    const q = objectOf(req.query, 'query');
-    onlyKeys(q, ['limit']);
+    const page = parseConnectorsPage(objectOf(req.query, 'query'), 100);
     const principal = principalOf(req);
     // Always the caller's own organization, admin or not: this is the tenant API (admins list all at /admin/api/connectors).
-    const connectors = await listConnectors(deps.db, principal.organizationId, optInt(q, 'limit', 1, 1000) ?? 100);
-    return { connectors: await Promise.all(connectors.map((c) => viewConnector(deps, c))) };
+    const { connectors, next } = await listConnectors(deps.db, { organizationId: principal.organizationId, ...page });
+    return { connectors: await Promise.all(connectors.map((c) => viewConnector(deps, c))), next_cursor: next === null ? null : encodeConnectorsCursor(next) };
   });
 
   app.post('/api/v1/integrations/connectors', { schema: publicSchemas.createConnector }, async (req, reply) => {

@@ -7,10 +7,11 @@ import { AppError } from '../../errors.js';
 import { findConnector, listConnectors } from '../../store/connectors-repo.js';
 import { ensureOrganization } from '../../store/tokens-repo.js';
 import { int, jsonFlag, output, parse, positional, readFlagFile, str, type Parsed } from '../args.js';
+import { encodeConnectorsCursor, parseConnectorsPage } from '../../api/params.js';
 import { withDeps } from './context.js';
 
 const USAGE = `usage: syncdex connectors create --org O --type T --name N (--credentials-file PATH|- | --credentials JSON | --oauth-secret-id ID) [--config JSON] [--user U]
-       syncdex connectors list [--org O] [--limit N]
+       syncdex connectors list [--org O] [--limit N] [--cursor C]
        syncdex connectors show <connector>`;
 
 function describe(v: ConnectorView): string {
@@ -48,7 +49,7 @@ async function create(p: Parsed): Promise<number> {
 }
 
 export async function connectorsCommand(argv: string[]): Promise<number> {
-  const p = parse(argv, { org: { type: 'string' }, type: { type: 'string' }, name: { type: 'string' }, credentials: { type: 'string' }, 'credentials-file': { type: 'string' }, 'oauth-secret-id': { type: 'string' }, config: { type: 'string' }, user: { type: 'string' }, limit: { type: 'string' } });
+  const p = parse(argv, { org: { type: 'string' }, type: { type: 'string' }, name: { type: 'string' }, credentials: { type: 'string' }, 'credentials-file': { type: 'string' }, 'oauth-secret-id': { type: 'string' }, config: { type: 'string' }, user: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } });
   const sub = p.positionals[0];
   if (sub === 'create') return create(p);
   if (sub !== 'list' && sub !== 'show') throw new AppError('invalid_request', USAGE);
@@ -64,8 +65,12 @@ export async function connectorsCommand(argv: string[]): Promise<number> {
     const org = str(p, 'org');
     const orgId = org === undefined ? undefined : (await deps.db.selectFrom('organizations').select('id').where('name', '=', org).executeTakeFirst())?.id;
     if (org !== undefined && orgId === undefined) throw new AppError('not_found', `organization ${org} not found`, { path: 'org' });
-    const views = await Promise.all((await listConnectors(deps.db, orgId, int(p, 'limit') ?? 100)).map((c) => viewConnector(deps, c)));
+    const { limit, after } = parseConnectorsPage({ limit: int(p, 'limit'), cursor: str(p, 'cursor') }, 100);
+    const page = await listConnectors(deps.db, { organizationId: orgId, limit, after });
+    const views = await Promise.all(page.connectors.map((c) => viewConnector(deps, c)));
     output(p.values.json as boolean | undefined, views, () => (views.length === 0 ? 'no connectors' : views.map(describe).join('\n')));
+    // On stderr, so --json output stays one array a script can parse.
+    if (page.next !== null) process.stderr.write(`more connectors: --cursor ${encodeConnectorsCursor(page.next)}\n`);
     return 0;
   });
 }
