@@ -47,7 +47,11 @@ function parseNode(raw: unknown, errPath: string, depth: number, ctx: Ctx): Filt
     }
     return parseOperator(op, raw[op], opPath, depth, ctx);
   });
-  return nodes.length === 1 ? (nodes[0] as FilterNode) : { op: 'and', filters: nodes };
+  if (nodes.length === 1) return nodes[0] as FilterNode;
+  // JSON key order means nothing: the implicit `and` takes its operators in one order (by name),
+  // so a client re-emitting the same filter with its keys reordered keeps its cursor valid.
+  const byOperator = keys.map((k, i) => [k, nodes[i] as FilterNode] as const).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return { op: 'and', filters: byOperator.map(([, n]) => n) };
 }
 
 function parseOperator(op: string, operand: unknown, opPath: string, depth: number, ctx: Ctx): FilterNode {

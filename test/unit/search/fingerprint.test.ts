@@ -11,6 +11,9 @@ describe('queryFingerprint', () => {
     expect(fp(base)).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(fp({ fields: ['name'], query: { sort: [{ age: 'desc' }], filter: { eq: { name: 'Ann' }, gt: { age: 3 } } } })).toBe(fp(base));
     expect(fp({ ...base, limit: 5, cursor: 'abc' })).toBe(fp(base));
+    // Inside the filter too: an object's operators are an implicit `and` whose order the client never chose.
+    expect(fp({ ...base, query: { ...base.query, filter: { gt: { age: 3 }, eq: { name: 'Ann' } } } })).toBe(fp(base));
+    expect(fp({ query: { filter: { any: { orders: { like: { sku: 'O%' }, eq: { qty: 1 } } } } } })).toBe(fp({ query: { filter: { any: { orders: { eq: { qty: 1 }, like: { sku: 'O%' } } } } } }));
   });
   it('normalizes fields spelled as dot paths or arrays', () => {
     expect(fp({ query: {}, fields: ['address.city'] })).toBe(fp({ query: {}, fields: [['address', 'city']] }));
