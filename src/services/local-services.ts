@@ -90,6 +90,9 @@ async function startEmbeddedPostgres(opts: PostgresOptions): Promise<ProvidedSer
     persistent: false,
     createPostgresUser: process.getuid?.() === 0,
     postgresFlags: flags,
+    // UTF8 whatever the machine's locale: in a C/POSIX locale initdb picks SQL_ASCII (see
+    // assertUtf8). The C locale needs nothing installed; SQL that sorts text says COLLATE "C".
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
     onLog: () => undefined,
     onError: () => undefined,
   });

@@ -27,7 +27,21 @@ class SqlFileProvider implements MigrationProvider {
  * Applies pending migrations. Idempotent; kysely's Postgres adapter takes an advisory lock, so
  * two processes starting at once apply each migration exactly once.
  */
+/**
+ * Refuses a database that is not UTF8. Under SQL_ASCII (what initdb picks in a C/POSIX locale)
+ * Postgres counts bytes, not characters, in LIKE's `_`, `length`, `left` and levenshtein, and
+ * non-ASCII `like` and `fuzzy` filters silently miss hits.
+ */
+export async function assertUtf8(db: Kysely<DB>): Promise<void> {
+  const { rows } = await sql<{ enc: string; name: string }>`select pg_encoding_to_char(encoding) as enc, datname as name from pg_database where datname = current_database()`.execute(db);
+  const enc = rows[0]?.enc ?? 'unknown';
+  if (enc !== 'UTF8') {
+    throw new AppError('config_invalid', `database ${rows[0]?.name ?? ''} is encoded ${enc}; syncdex needs UTF8 (createdb --encoding=UTF8 --template=template0, or initdb --encoding=UTF8)`);
+  }
+}
+
 export async function migrateToLatest(db: Kysely<DB>, dir = MIGRATIONS_DIR): Promise<string[]> {
+  await assertUtf8(db);
   const migrator = new Migrator({ db, provider: new SqlFileProvider(dir), migrationTableName: 'syncdex_migrations', migrationLockTableName: 'syncdex_migrations_lock' });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {

@@ -23,6 +23,23 @@ describe('migrations', () => {
     }
   });
 
+  it('refuse a database that is not UTF8, naming it and the fix', async () => {
+    const url = new URL(await createDatabase());
+    const name = `${url.pathname.slice(1)}_ascii`;
+    const admin = createDb(url.toString(), 1);
+    await sql.raw(`create database ${name} encoding 'SQL_ASCII' lc_collate 'C' lc_ctype 'C' template template0`).execute(admin.db);
+    await admin.db.destroy();
+    url.pathname = `/${name}`;
+    const { db } = createDb(url.toString(), 1);
+    try {
+      await expect(migrateToLatest(db)).rejects.toMatchObject({ code: 'config_invalid', message: expect.stringContaining(`database ${name} is encoded SQL_ASCII`) });
+      const tables = await sql<{ n: string }>`select count(*)::text as n from information_schema.tables where table_schema = 'public'`.execute(db);
+      expect(tables.rows[0]?.n).toBe('0');
+    } finally {
+      await db.destroy();
+    }
+  });
+
   it('are safe when two processes start at once', async () => {
     const url = await createDatabase();
     const a = createDb(url, 2);
