@@ -2,6 +2,7 @@
 import type { Worker } from 'bullmq';
 import type { Deps } from '../app/deps.js';
 import { SYNC_QUEUE, type SyncJob } from './jobs.js';
+import type { RetryPolicy } from './fetch-page.js';
 import { scheduleProcessor } from './schedule-processor.js';
 import { SCHEDULE_QUEUE, type ScheduleJob } from './schedules.js';
 import { syncProcessor } from './sync-processor.js';
@@ -14,10 +15,10 @@ export interface RunningWorker {
 }
 
 /** `lockMs`: how long a dead worker's job stays locked before another worker resumes it. */
-export function startWorker(deps: Deps, opts: { concurrency?: number; lockMs?: number } = {}): RunningWorker {
+export function startWorker(deps: Deps, opts: { concurrency?: number; lockMs?: number; retryPolicy?: RetryPolicy } = {}): RunningWorker {
   const shutdown = new AbortController();
   const lockMs = opts.lockMs ?? deps.config.workerLockMs;
-  const syncDeps = { ...deps, maxRunsPerConnector: deps.config.maxRunsPerConnector, partitionConcurrency: deps.config.partitionConcurrency, timeSlices: deps.config.timeSlices, staleRunSec: Math.max(30, (2 * lockMs) / 1000) };
+  const syncDeps = { ...deps, maxRunsPerConnector: deps.config.maxRunsPerConnector, partitionConcurrency: deps.config.partitionConcurrency, timeSlices: deps.config.timeSlices, staleRunSec: Math.max(30, (2 * lockMs) / 1000), ...(opts.retryPolicy === undefined ? {} : { retryPolicy: opts.retryPolicy }) };
   const worker = deps.queues.worker<SyncJob>(SYNC_QUEUE, syncProcessor(syncDeps, shutdown.signal), {
     concurrency: opts.concurrency ?? deps.config.workerConcurrency,
     // A job whose worker died is picked up again once its lock lapses.

@@ -6,7 +6,7 @@ export const THROTTLE_DELAY_MS = 2_000;
 import { errorLog, isAppError } from '../errors.js';
 import { transientDbError } from '../store/db-errors.js';
 import { getRun } from '../store/runs-repo.js';
-import { syncJobSchema, type SyncJob } from './jobs.js';
+import { rateLimitDeferral, syncJobSchema, type SyncJob } from './jobs.js';
 import { failRun } from './run-failure.js';
 import { executeRun, type SyncDeps } from './sync-runner.js';
 
@@ -28,6 +28,13 @@ export function syncProcessor(deps: SyncDeps, signal?: AbortSignal) {
       if (thrown instanceof DelayedError || thrown instanceof WaitingError) throw thrown;
       // A database restart or deadlock mid-run is retried from the checkpoint like an upstream 5xx.
       const e = transientDbError(thrown) ?? thrown;
+      const defer = signal?.aborted === true ? null : rateLimitDeferral(e, job.data.rateLimitedMs ?? 0);
+      if (defer !== null) {
+        log.warn({ err: errorLog(e), waitMs: defer }, 'upstream rate limit outlasts the in-run wait: run deferred to its Retry-After, no attempt spent');
+        await job.updateData({ ...job.data, rateLimitedMs: (job.data.rateLimitedMs ?? 0) + defer });
+        await job.moveToDelayed(Date.now() + defer, token);
+        throw new DelayedError();
+      }
       const retryable = isAppError(e) && e.retryable;
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       log.warn({ err: { code: 'internal', ...errorLog(e) }, retryable, attempt: job.attemptsMade + 1 }, 'sync run attempt failed');

@@ -22,7 +22,7 @@ import { clearSeen, countLive, dropSupersededSeen, lockEntity, tombstoneUnseen, 
 import { claimRun, finishRun, getRun, lockOwnedRun, touchRun } from '../store/runs-repo.js';
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { BatchWriter } from './batch-writer.js';
-import { fetchPage } from './fetch-page.js';
+import { fetchPage, type RetryPolicy } from './fetch-page.js';
 import { prepareRecords, RunNotRunning, writePage } from './page-writer.js';
 import { runPartitions } from './run-partitions.js';
 import { readFromOf, savedCursor } from './saved-cursor.js';
@@ -49,6 +49,8 @@ export interface SyncDeps {
   readonly timeSlices?: number;
   /** A running run without a heartbeat for this long belongs to a dead worker. Default 120. */
   readonly staleRunSec?: number;
+  /** Waits and retries of one page fetch inside a run. Default DEFAULT_RETRY. */
+  readonly retryPolicy?: RetryPolicy;
 }
 
 /** How a run ended, for the job wrapper. */
@@ -106,7 +108,7 @@ function trackCursor(ctx: RunContext, records: readonly Record<string, unknown>[
 
 function fetchOne(deps: SyncDeps, ctx: RunContext, params: Record<string, unknown>): Promise<RuntimePage> {
   const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params };
-  const fetched = fetchPage(deps.runtime, call, { signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ err: errorLog(e), waitMs }, e.message) });
+  const fetched = fetchPage(deps.runtime, call, { ...(deps.retryPolicy === undefined ? {} : { policy: deps.retryPolicy }), signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ err: errorLog(e), waitMs }, e.message) });
   // A get read answers for one record: a 404 says it is gone, which a full run then tombstones.
   const p = call.action !== 'get' ? fetched : fetched.catch((e: unknown) => {
     if (isAppError(e) && e.upstreamStatus === 404) return { data: null, meta: {} };

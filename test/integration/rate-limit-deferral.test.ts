@@ -1,0 +1,49 @@
+/** A 429 whose Retry-After outlasts the in-run wait defers the job to it: no attempt spent, no failure. */
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { triggerSync } from '../../src/app/operations.js';
+import { DEFAULT_RETRY } from '../../src/worker/fetch-page.js';
+import { syncJobId } from '../../src/worker/jobs.js';
+import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
+import { expectStoreEqualsSandbox } from './helpers/compare.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+
+const redisMissing = inject('redisMissing');
+if (redisMissing !== null) console.warn(`SKIPPING the Redis backend of the rate-limit deferral test: ${redisMissing}`);
+const backends = redisMissing === null ? (['postgres', 'redis'] as const) : (['postgres'] as const);
+
+describe.each(backends)('rate-limit deferral on the %s queue backend', (queue) => {
+  let h: Harness;
+  let worker: RunningWorker;
+  let id: string;
+
+  beforeAll(async () => {
+    h = await startHarness({ queue, worker: false });
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 300 });
+    // The in-run wait allows 0.5 s of Retry-After, so the sandbox's 2 s stands for an hourly quota's 3600.
+    worker = startWorker(h.deps, { concurrency: 2, retryPolicy: { ...DEFAULT_RETRY, maxRateLimitWaitMs: 500 } });
+    id = (await h.createConnector(await h.token())).id;
+    const [first] = await h.runsOf(id);
+    expect((await h.waitRun(first!.id)).status).toBe('succeeded');
+  });
+  afterAll(async () => {
+    await worker?.close();
+    await h?.close();
+  });
+
+  it('waits out two long Retry-Afters in the queue, resumes from its checkpoint, and succeeds with every attempt left', async () => {
+    h.sandbox.faults.arm({ kind: 'status', status: 429, retryAfterSec: 2, count: 2, afterCalls: 1, connectorType: 'payments', entity: 'customers' });
+    const started = Date.now();
+    const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    const final = await h.waitRun(run!.id, 60_000);
+    expect(final.status, JSON.stringify(final.error)).toBe('succeeded');
+    // Both Retry-Afters were honoured: nothing asked the upstream again before them.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
+    const job = await h.deps.syncQueue.getJob(syncJobId(run!.id));
+    // One attempt made, the one that succeeded: the deferrals spent none (a retry would count each).
+    expect(job?.attemptsMade).toBe(1);
+    expect(job?.data.rateLimitedMs).toBe(4_000);
+    expect(final.pages).toBe(3);
+    await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
+    expect(h.logs.join('')).toContain('run deferred to its Retry-After');
+  });
+});
