@@ -273,6 +273,20 @@ function heartbeat(deps: SyncDeps, run: SyncRunRow): NodeJS.Timeout {
   return t;
 }
 
+/** Reads every partition of the run from its checkpoint; false when the run stopped meanwhile. */
+async function readRun(deps: SyncDeps, ctx: RunContext, run: SyncRunRow): Promise<number | false> {
+  await deps.backend.ensureIndex(deps.db, searchTarget(ctx.connector.connectorType, run.entity));
+  // Versions already waiting go out even if this run fails before its first page: a reset's
+  // tombstones (its run failing on a 401 while resolving parents) or a ship that failed before.
+  ctx.shipper.poke();
+  const cp = run.checkpoint ?? { partition: 0, page: null };
+  const since = await sinceFor(deps, ctx);
+  const partitions = await runPartitions(partitionSource(deps, ctx, since), run, cp);
+  ctx.partitions = partitions;
+  ctx.log.info({ mode: run.mode, partitions: partitions.length, resumeAt: { partition: cp.partition, page: cp.page }, attempt: run.attempts }, 'sync run started');
+  return readPartitions(deps, ctx, new RunProgress(cp, partitions.length), since, run.pages);
+}
+
 async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal): Promise<RunOutcome> {
   const ctx = await loadContext(deps, run, signal);
   // Cancelled since the claim: the entity must not be left saying `updating` for a dead run.
@@ -282,15 +296,9 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSig
     return true;
   });
   if (!owned) return 'stopped';
-  await deps.backend.ensureIndex(deps.db, searchTarget(ctx.connector.connectorType, run.entity));
-  const cp = run.checkpoint ?? { partition: 0, page: null };
-  const since = await sinceFor(deps, ctx);
-  const partitions = await runPartitions(partitionSource(deps, ctx, since), run, cp);
-  ctx.partitions = partitions;
-  ctx.log.info({ mode: run.mode, partitions: partitions.length, resumeAt: { partition: cp.partition, page: cp.page }, attempt: run.attempts }, 'sync run started');
   let pages: number | false;
   try {
-    pages = await readPartitions(deps, ctx, new RunProgress(cp, partitions.length), since, run.pages);
+    pages = await readRun(deps, ctx, run);
     if (pages === false) return 'stopped';
   } finally {
     // Whatever happened, pages already written reach the index before the job ends.
