@@ -6,12 +6,14 @@
 import { sql, type Transaction } from 'kysely';
 import { AppError, errorLog, isAppError } from '../errors.js';
 import { findConnector, type Connector } from '../store/connectors-repo.js';
+import { IDLE_STATUS } from '../store/entity-state-repo.js';
 import { dropSupersededSeen, inheritSeen, lockEntity } from '../store/records-repo.js';
 import { findActiveRun, getRun } from '../store/runs-repo.js';
 import type { DB } from '../store/db.js';
 import type { RunCheckpoint, RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
 import { createRequestedRun, enqueueRun, reapAbandonedRuns, requestSync } from '../worker/request-sync.js';
+import { syncAsScheduled } from '../worker/schedule-processor.js';
 import { removeSchedule } from '../worker/schedules.js';
 import { readFromOf } from '../worker/saved-cursor.js';
 import { within } from '../within.js';
@@ -92,7 +94,7 @@ export async function cancelRun(deps: Deps, runId: string): Promise<SyncRunRow> 
     if (cancelled.length === 0) throw new AppError('conflict', `run ${runId} is ${run.status}; only queued or running runs can be cancelled`, { path: 'run_id' });
     await tx
       .updateTable('entity_state')
-      .set({ status: sql`case when last_synced_at is null then 'initializing' else 'ready' end` })
+      .set({ status: IDLE_STATUS })
       .where('connector_id', '=', run.connector_id)
       .where('entity', '=', run.entity)
       .where('status', '<>', 'paused')
@@ -165,7 +167,9 @@ export async function pauseConnector(deps: Deps, connectorId: string): Promise<v
 }
 
 /**
- * Resumes a paused connector: schedule restored, entities back to ready (or initializing). The
+ * Resumes a paused connector: schedule restored, entities back to their idle status, and a sync
+ * of each queued at once, as a tick would (the schedule's first tick is a whole interval away,
+ * and a pause may have cancelled a reset's run, leaving the entity with no records). The
  * schedule comes first: a queue that does not take it leaves the connector paused for the
  * operator to retry, not active without a schedule that would ever sync it. A schedule whose
  * connector is still paused (the update below failed) ticks into nothing.
@@ -177,10 +181,13 @@ export async function resumeConnector(deps: Deps, connectorId: string): Promise<
     await tx.updateTable('connectors').set({ status: 'active', updated_at: sql<Date>`now()` }).where('id', '=', connector.id).execute();
     await tx
       .updateTable('entity_state')
-      .set({ status: sql`case when last_synced_at is null then 'initializing' else 'ready' end` })
+      .set({ status: IDLE_STATUS })
       .where('connector_id', '=', connector.id)
       .execute();
   });
+  await syncAsScheduled(deps, { ...connector, status: 'active' }).catch((e: unknown) =>
+    deps.logger.warn({ connector: connector.id, err: errorLog(e) }, "resumed, but its syncs could not all be queued; the schedule's next tick queues them"),
+  );
 }
 
 /**

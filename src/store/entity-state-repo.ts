@@ -12,12 +12,18 @@ export async function ensureEntityStates(db: Db, connectorId: string, entities: 
     .execute();
 }
 
-/** A run started: a ready entity becomes `updating`; a new one stays `initializing`. */
+/**
+ * The status of an entity no run is working on (after a cancel or a resume): an error stays until
+ * a run succeeds (that clears `last_error`), and an entity never synced is `initializing`.
+ */
+export const IDLE_STATUS = sql<EntityStatus>`case when last_error is not null then 'error' when last_synced_at is null then 'initializing' else 'ready' end`;
+
+/** A run started: an entity synced before becomes `updating`; one never synced is `initializing`. */
 export async function markRunStarted(db: Db, connectorId: string, entity: string, runId: string): Promise<void> {
   await db
     .updateTable('entity_state')
     .set({
-      status: sql<EntityStatus>`case when status in ('initializing', 'paused') then status else 'updating' end`,
+      status: sql<EntityStatus>`case when status = 'paused' then status when last_synced_at is null then 'initializing' else 'updating' end`,
       last_run_id: runId,
       updated_at: sql<Date>`now()`,
     })

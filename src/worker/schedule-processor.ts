@@ -2,10 +2,21 @@
 import type { Job } from 'bullmq';
 import { replicatedEntities } from '../app/connector-service.js';
 import type { Deps } from '../app/deps.js';
-import { findConnector } from '../store/connectors-repo.js';
+import { findConnector, type Connector } from '../store/connectors-repo.js';
 import { pruneRuns } from '../store/runs-repo.js';
 import { requestSync } from './request-sync.js';
 import { removeSchedule, scheduleJobSchema, scheduledMode, schedulerId, skipConflicts, type ScheduleJob } from './schedules.js';
+
+/** Queues one run per replicated entity, as a tick does (an entity with an active run keeps it); returns how many. */
+export async function syncAsScheduled(deps: Deps, connector: Connector): Promise<number> {
+  let started = 0;
+  for (const entity of replicatedEntities(connector)) {
+    const mode = await scheduledMode(deps.db, connector.id, entity);
+    const run = await skipConflicts(() => requestSync(deps, connector, { entity, trigger: 'schedule', mode }));
+    if (run !== null) started++;
+  }
+  return started;
+}
 
 export function scheduleProcessor(deps: Deps) {
   return async (job: Job<ScheduleJob>): Promise<number> => {
@@ -17,12 +28,7 @@ export function scheduleProcessor(deps: Deps) {
       return 0;
     }
     if (connector.status === 'paused') return 0;
-    let started = 0;
-    for (const entity of replicatedEntities(connector)) {
-      const mode = await scheduledMode(deps.db, connector.id, entity);
-      const run = await skipConflicts(() => requestSync(deps, connector, { entity, trigger: 'schedule', mode }));
-      if (run !== null) started++;
-    }
+    const started = await syncAsScheduled(deps, connector);
     const pruned = await pruneRuns(deps.db, connector.id, deps.config.runRetentionDays);
     if (pruned > 0) deps.logger.info({ connector: connector.id, pruned }, 'old runs pruned');
     const next = (await deps.scheduleQueue.getJobScheduler(schedulerId(connector.id)))?.next;

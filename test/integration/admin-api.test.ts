@@ -162,6 +162,11 @@ describe('admin API (Postgres queue and search backend)', () => {
     expect((await call('POST', `/admin/api/connectors/${connectorId}/sync`, {})).statusCode).toBe(409);
     const resumed = await call('POST', `/admin/api/connectors/${connectorId}/resume`, {});
     expect(resumed.json()).toMatchObject({ status: 'active', entities: [{ entity: 'customers', status: 'ready', record_count: 450 }] });
+    // Resuming syncs at once rather than a whole schedule interval later.
+    const runs = await h.runsOf(connectorId);
+    const queued = runs.at(-1)!;
+    expect(queued.trigger).toBe('schedule');
+    expect((await h.waitRun(queued.id)).status).toBe('succeeded');
   });
 
   it('resyncs (cursor forgotten, data kept) and resets (tombstoned, then read again)', async () => {

@@ -14,6 +14,7 @@ import { SCHEDULE_QUEUE, type ScheduleJob } from '../../src/worker/schedules.js'
 import { SYNC_QUEUE, type SyncJob } from '../../src/worker/jobs.js';
 import { ENQUEUE_TIMEOUT_MS } from '../../src/worker/request-sync.js';
 import { failRun } from '../../src/worker/run-failure.js';
+import { AppError } from '../../src/errors.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
 import { writePage } from '../../src/worker/page-writer.js';
 import { startHarness, type Harness } from './helpers/harness.js';
@@ -327,6 +328,39 @@ describe('run lifecycle edges', () => {
     await resumeConnector(h.deps, id);
     const resumed = await h.deps.db.selectFrom('entity_state').select('status').where('connector_id', '=', id).executeTakeFirstOrThrow();
     expect(resumed.status).toBe('ready');
+    const queued = (await h.runsOf(id)).at(-1);
+    expect(queued).toMatchObject({ status: 'queued', trigger: 'schedule' });
+    await settle(queued!.id);
+  });
+
+  it('a reset whose run a pause cancelled is synced again on resume, not left ready with no records', async () => {
+    const { run } = await resetEntity(h.deps, id, 'customers');
+    await pauseConnector(h.deps, id);
+    expect(await getRun(h.deps.db, run.id)).toMatchObject({ status: 'cancelled' });
+    await resumeConnector(h.deps, id);
+    const again = (await h.runsOf(id)).at(-1);
+    // The reset forgot the cursor: the run the resume queued is a full one.
+    expect(again).toMatchObject({ status: 'queued', trigger: 'schedule', mode: 'full' });
+    await settle(again!.id);
+    const state = await h.deps.db.selectFrom('entity_state').selectAll().where('connector_id', '=', id).executeTakeFirstOrThrow();
+    expect(state).toMatchObject({ status: 'ready', record_count: '300' });
+  });
+
+  it('an entity whose last run failed still says error after a cancel, and after a pause and resume', async () => {
+    const [failing] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await claimRun(h.deps.db, failing!.id, 2, 120);
+    await failRun(h.deps, { id: failing!.id, connectorId: id, entity: 'customers' }, new AppError('upstream_error', 'HTTP 401: bad key', { upstreamStatus: 401 }));
+    const status = async () => (await h.deps.db.selectFrom('entity_state').select(['status', 'last_error']).where('connector_id', '=', id).executeTakeFirstOrThrow());
+    expect(await status()).toMatchObject({ status: 'error', last_error: 'HTTP 401: bad key' });
+    const [queued] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    await cancelRun(h.deps, queued!.id);
+    expect((await status()).status).toBe('error');
+    await pauseConnector(h.deps, id);
+    await resumeConnector(h.deps, id);
+    expect((await status()).status).toBe('error');
+    // The run the resume queued succeeds: only that clears the error.
+    await settle((await h.runsOf(id)).at(-1)!.id);
+    expect(await status()).toMatchObject({ status: 'ready', last_error: null });
   });
 
   it('a run queued just before its connector was paused is cancelled when claimed, and reads nothing', async () => {
