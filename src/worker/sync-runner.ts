@@ -23,6 +23,7 @@ import { claimRun, finishRun, getRun, lockOwnedRun, touchRun } from '../store/ru
 import type { RunCheckpoint, SyncRunRow } from '../store/schema.js';
 import { BatchWriter } from './batch-writer.js';
 import { fetchPage, type RetryPolicy } from './fetch-page.js';
+import { PageCycleGuard, pageFingerprint } from './page-cycle.js';
 import { prepareRecords, RunNotRunning, writePage } from './page-writer.js';
 import { runPartitions } from './run-partitions.js';
 import { readFromOf, savedCursor } from './saved-cursor.js';
@@ -144,17 +145,23 @@ async function readChain(deps: SyncDeps, ctx: RunContext, progress: RunProgress,
   const cap = deps.maxPagesPerRun ?? 1_000_000;
   let params: Record<string, unknown> = claim.page ?? firstPageParams(ctx.entity, ctx.partitions[claim.index] ?? {}, since);
   let pending: Promise<RuntimePage> | null = fetchOne(deps, ctx, params);
+  const cycle = new PageCycleGuard();
   while (pending !== null && state.failure === null) {
     if (ctx.signal?.aborted === true) throw new AppError('unavailable', 'worker shutting down; the run resumes from its checkpoint', { retryable: true });
     if (++state.pages > cap) throw new AppError('upstream_error', `page cap of ${cap} reached; stopping a runaway sync`);
     const page = await pending;
     const raw = recordsOf(ctx.entity, page.data);
+    const records = toPageRecords(ctx.entity, raw, ctx.log);
+    const fingerprint = pageFingerprint(records.map((r) => r.id));
+    if (fingerprint !== null && cycle.repeats(fingerprint)) {
+      throw new AppError('upstream_error', `paging of ${ctx.entity.name} returned a page it had returned before (at ${JSON.stringify(params).slice(0, 200)}); stopping a runaway sync`);
+    }
     const next = nextPageParams(ctx.entity, params, { records: raw, meta: page.meta });
     pending = next === null ? null : fetchOne(deps, ctx, next);
     trackCursor(ctx, raw);
     progress.advance(claim.index, next);
     const checkpoint: RunCheckpoint = { ...progress.snapshot(), maxCursor: ctx.maxCursor, partitions: ctx.partitions, ...(ctx.readFrom === null ? {} : { readFrom: ctx.readFrom }) };
-    await writer.add(prepareRecords(toPageRecords(ctx.entity, raw, ctx.log)), checkpoint);
+    await writer.add(prepareRecords(records), checkpoint);
     if (next !== null) params = next;
   }
 }

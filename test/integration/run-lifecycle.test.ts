@@ -14,6 +14,7 @@ import { SCHEDULE_QUEUE, type ScheduleJob } from '../../src/worker/schedules.js'
 import { SYNC_QUEUE, type SyncJob } from '../../src/worker/jobs.js';
 import { ENQUEUE_TIMEOUT_MS } from '../../src/worker/request-sync.js';
 import { failRun } from '../../src/worker/run-failure.js';
+import type { ConnectorRuntime } from '../../src/connectors/runtime-client.js';
 import { AppError } from '../../src/errors.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
 import { writePage } from '../../src/worker/page-writer.js';
@@ -361,6 +362,15 @@ describe('run lifecycle edges', () => {
     // The run the resume queued succeeds: only that clears the error.
     await settle((await h.runsOf(id)).at(-1)!.id);
     expect(await status()).toMatchObject({ status: 'ready', last_error: null });
+  });
+
+  it('stops an upstream that ignores its page parameter at the second copy of a page, not after a million pages', async () => {
+    h.sandbox.configure({ connectorType: 'applicant_tracking', entity: 'candidates', size: 1200 });
+    const { id: ats } = await h.createConnector(await h.token(), { connector_type: 'applicant_tracking', name: 'ATS', replication_config: { entities: ['candidates'] } });
+    const [run] = await h.runsOf(ats);
+    const stuck: ConnectorRuntime = { execute: (call, signal) => h.deps.runtime.execute({ ...call, params: { ...call.params, page: 1 } }, signal) };
+    await expect(executeRun({ ...h.deps, runtime: stuck }, run!.id)).rejects.toMatchObject({ code: 'upstream_error', message: expect.stringContaining('returned a page it had returned before') });
+    expect((await getRun(h.deps.db, run!.id))?.pages).toBe(1);
   });
 
   it('a run queued just before its connector was paused is cancelled when claimed, and reads nothing', async () => {
