@@ -12,6 +12,7 @@
  */
 import { AppError } from '../../errors.js';
 import type { CompareOp, FieldPath, FilterNode, Scalar } from '../dsl/ast.js';
+import { pathSegments } from '../dsl/paths.js';
 import { likeQuery, textQuery } from './compile-text.js';
 import { ANY_DEPTH, entriesPath, entryKey, isFlatType, ROOT, slotPrefix } from './names.js';
 import { bool, MATCH_NONE, nested, range, scoreZero, term, terms, type Compiled, type Query } from './query-dsl.js';
@@ -104,7 +105,7 @@ function anyNode(scope: Scope, node: Extract<FilterNode, { op: 'any' }>): Compil
   const ref = slotRef(scope, node.path);
   if (ref.keyTerm === null) return unscored(MATCH_NONE); // a scalar-typed field has no elements to test
   if (scope.level >= ANY_DEPTH) {
-    throw new AppError('invalid_query', `the OpenSearch index supports "any" nested at most ${ANY_DEPTH} levels deep`);
+    throw new AppError('invalid_query', `"any" on ${pathSegments(node.path).join('.')} is nested deeper than the ${ANY_DEPTH} levels the OpenSearch index supports`, { path: 'query.filter' });
   }
   const elements = `${ref.prefix}.e`;
   const inner = compileFilter(node.filter, { entries: entriesPath(elements), level: scope.level + 1 });

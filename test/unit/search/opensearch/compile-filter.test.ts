@@ -348,7 +348,7 @@ describe('any', () => {
     let deep: object = { eq: { sku: 'B' } };
     for (let i = 1; i < ANY_DEPTH; i += 1) deep = { any: { items: deep } };
     expect(() => compiled({ any: { orders: deep } })).not.toThrow();
-    expectAppError(() => compiled({ any: { orders: { any: { items: deep } } } }), 'invalid_query', undefined, `at most ${ANY_DEPTH} levels`);
+    expectAppError(() => compiled({ any: { orders: { any: { items: deep } } } }), 'invalid_query', 'query.filter', `deeper than the ${ANY_DEPTH} levels`);
   });
 });
 
