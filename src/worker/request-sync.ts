@@ -96,8 +96,9 @@ export async function reapAbandonedRuns(db: Db, syncQueue: Queue<SyncJob>, conne
     const job = await syncQueue.getJob(syncJobId(run.id));
     const state = job === undefined ? 'missing' : await job.getState();
     if (state !== 'missing' && !FINISHED_JOB_STATES.has(state)) continue;
-    // Fenced: a claim since the read took the next attempt.
-    if (await finishRun(db, run.id, 'failed', { error: { code: 'unavailable', message: abandonedMessage(run, state) }, attempt: run.attempts })) reaped.push(run.id);
+    // Fenced: a claim since the read took the next attempt. The entity says so too, instead of
+    // `updating` for a run nobody executes.
+    if (await failRun({ db }, { id: run.id, connectorId, entity, attempt: run.attempts }, new AppError('unavailable', abandonedMessage(run, state)))) reaped.push(run.id);
   }
   return reaped;
 }

@@ -95,6 +95,9 @@ describe('run lifecycle edges', () => {
     const reaped = await getRun(h.deps.db, stuck!.id);
     expect(reaped).toMatchObject({ status: 'failed', error: { code: 'unavailable' } });
     expect(reaped?.error?.message).toMatch(/^abandoned: .*job is gone/);
+    // Until the next run starts, the entity says what happened rather than `updating`.
+    const state = await h.deps.db.selectFrom('entity_state').select(['status', 'last_error']).where('connector_id', '=', id).where('entity', '=', 'customers').executeTakeFirstOrThrow();
+    expect(state).toMatchObject({ status: 'error', last_error: expect.stringMatching(/^abandoned: /) });
     await settle(next!.id);
   });
 
