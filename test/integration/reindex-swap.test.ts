@@ -12,7 +12,7 @@ import { documentId } from '../../src/search/opensearch/names.js';
 import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
 import { searchTarget } from '../../src/search/target.js';
 import { lockEntity, upsertPage } from '../../src/store/records-repo.js';
-import { fakeOpenSearch, ndjsonLines, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
+import { acceptBulk, fakeOpenSearch, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 const ALIAS = 'payments__customers';
@@ -48,13 +48,7 @@ describe('reindex on OpenSearch while a run ships', () => {
       return { status: 200, body: { acknowledged: true } };
     }
     if (path !== '/_bulk') return { status: 200, body: { acknowledged: true } };
-    const actions = ndjsonLines(req.body).filter((l): l is Record<string, { _index: string; _id: string; version: number }> => typeof l === 'object' && l !== null && ('index' in l || 'delete' in l));
-    const items = actions.map((a) => {
-      const [op, meta] = Object.entries(a)[0] as [string, { _index: string; _id: string; version: number }];
-      sent.push({ index: meta._index, id: meta._id, version: meta.version });
-      return { [op]: { _index: meta._index, _id: meta._id, status: 201, result: 'created' } };
-    });
-    return { status: 200, body: { took: 1, errors: false, items } };
+    return acceptBulk(req.body, (_op, meta) => sent.push({ index: meta._index, id: meta._id, version: meta.version }));
   };
 
   beforeAll(async () => {

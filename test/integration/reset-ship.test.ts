@@ -10,7 +10,7 @@ import { AppError } from '../../src/errors.js';
 import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
 import { getRun } from '../../src/store/runs-repo.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
-import { fakeOpenSearch, ndjsonLines, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
+import { acceptBulk, fakeOpenSearch, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 describe('reset and the index', () => {
@@ -26,13 +26,7 @@ describe('reset and the index', () => {
     const index = /^\/([a-z_]+__1)$/.exec(req.path)?.[1];
     if (req.method === 'GET' && index !== undefined) return { status: 200, body: { [index]: { settings: { index: { uuid: `uuid-${index}` } } } } };
     if (req.path !== '/_bulk') return { status: 200, body: { acknowledged: true } };
-    const actions = ndjsonLines(req.body).filter((l): l is Record<string, { _id: string; _index: string }> => typeof l === 'object' && l !== null && ('index' in l || 'delete' in l));
-    const items = actions.map((a) => {
-      const [op, meta] = Object.entries(a)[0] as [string, { _id: string; _index: string }];
-      lastOp.set(meta._id, op);
-      return { [op]: { _index: meta._index, _id: meta._id, status: 200, result: op === 'delete' ? 'deleted' : 'created' } };
-    });
-    return { status: 200, body: { took: 1, errors: false, items } };
+    return acceptBulk(req.body, (op, meta) => lastOp.set(meta._id, op));
   };
 
   beforeAll(async () => {

@@ -9,7 +9,7 @@ import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backen
 import { getWatermark } from '../../src/store/watermarks-repo.js';
 import { getRun } from '../../src/store/runs-repo.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
-import { fakeOpenSearch, ndjsonLines, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
+import { acceptBulk, fakeOpenSearch, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 const ALIAS = 'payments__customers';
@@ -27,13 +27,7 @@ describe('shipping after a run that succeeded', () => {
     if (req.method === 'GET' && req.path === `/${INDEX}`) return { status: 200, body: { [INDEX]: { settings: { index: { uuid: 'uuid-1' } } } } };
     if (req.path !== '/_bulk') return { status: 200, body: { acknowledged: true } };
     if (refuseBulk) return { status: 503, body: { error: { type: 'unavailable_shards_exception' }, status: 503 } };
-    const actions = ndjsonLines(req.body).filter((l): l is Record<string, { _id: string }> => typeof l === 'object' && l !== null && ('index' in l || 'delete' in l));
-    const items = actions.map((a) => {
-      const [op, meta] = Object.entries(a)[0] as [string, { _id: string }];
-      shipped.add(meta._id);
-      return { [op]: { _index: INDEX, _id: meta._id, status: 201, result: 'created' } };
-    });
-    return { status: 200, body: { took: 1, errors: false, items } };
+    return acceptBulk(req.body, (_op, meta) => shipped.add(meta._id));
   };
 
   beforeAll(async () => {

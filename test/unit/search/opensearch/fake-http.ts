@@ -59,6 +59,24 @@ export async function fakeOpenSearch(fallback: (req: Recorded) => Reply | Promis
 }
 
 /** NDJSON body → parsed lines. */
+/** A bulk action's metadata as the backend sends it. */
+export interface BulkMeta {
+  readonly _index: string;
+  readonly _id: string;
+  readonly version: number;
+}
+
+/** OpenSearch's answer to a bulk request whose every action succeeds; `seen` is told each action. */
+export function acceptBulk(body: string, seen: (op: 'index' | 'delete', meta: BulkMeta) => void = () => undefined): Reply {
+  const actions = ndjsonLines(body).filter((l): l is Record<string, BulkMeta> => typeof l === 'object' && l !== null && ('index' in l || 'delete' in l));
+  const items = actions.map((a) => {
+    const [op, meta] = Object.entries(a)[0] as ['index' | 'delete', BulkMeta];
+    seen(op, meta);
+    return { [op]: { _index: meta._index, _id: meta._id, status: op === 'delete' ? 200 : 201, result: op === 'delete' ? 'deleted' : 'created' } };
+  });
+  return { status: 200, body: { took: 1, errors: false, items } };
+}
+
 export function ndjsonLines(body: string): unknown[] {
   expectNewlineTerminated(body);
   return body.trimEnd().split('\n').map((l) => JSON.parse(l) as unknown);
