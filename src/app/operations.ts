@@ -67,23 +67,24 @@ const CANCELLED = JSON.stringify({ code: 'cancelled', message: 'cancelled by an 
  * ends a run. Their executions stop before their next page commits (that page rolls back).
  */
 async function cancelActive(tx: Transaction<DB>, which: { runId: string } | { connectorId: string }): Promise<{ id: string; connector_id: string; entity: string }[]> {
+  const [column, value] = 'runId' in which ? (['id', which.runId] as const) : (['connector_id', which.connectorId] as const);
   return tx
     .updateTable('sync_runs')
     .set({ status: 'cancelled', finished_at: sql<Date>`now()`, error: CANCELLED })
-    .where('runId' in which ? 'id' : 'connector_id', '=', 'runId' in which ? which.runId : which.connectorId)
+    .where(column, '=', value)
     .where('status', 'in', ['queued', 'running'])
     .returning(['id', 'connector_id', 'entity'])
     .execute();
 }
+
+/** How long an operation waits on a best-effort queue call after its change committed. */
+const QUEUE_CALL_MS = 5_000;
 
 /** Drops cancelled runs' jobs from the queue; best effort, as a claim skips a cancelled run anyway. */
 async function dropJobs(deps: Deps, runIds: readonly string[]): Promise<void> {
   const drop = Promise.all(runIds.map((id) => deps.syncQueue.remove(syncJobId(id)).catch(() => undefined)));
   await within(drop, QUEUE_CALL_MS, () => new Error('queue did not answer')).catch(() => undefined);
 }
-
-/** How long an operation waits on a best-effort queue call after its change committed. */
-const QUEUE_CALL_MS = 5_000;
 
 /** Cancels a queued or running run: the runner stops before its next page (that page rolls back). */
 export async function cancelRun(deps: Deps, runId: string): Promise<SyncRunRow> {
