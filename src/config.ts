@@ -16,6 +16,8 @@ const schema = z
     OPENSEARCH_URL: optionalUrl,
     SEARCH_BACKEND: z.enum(['postgres', 'opensearch']).optional(),
     QUEUE_BACKEND: z.enum(['redis', 'postgres']).optional(),
+    /** BullMQ key prefix: deployments sharing one Redis need their own (job ids are per database). */
+    QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only (1-64)').default('bull'),
     // Credentials in the URL would be echoed by fetch's errors into run errors and logs.
     CONNECTOR_RUNTIME_URL: z.string().url().refine((u) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(u), 'must not carry user:password; send a token with CONNECTOR_RUNTIME_TOKEN').optional(),
     CONNECTOR_RUNTIME_TOKEN: z.string().min(1).optional(),
@@ -69,6 +71,7 @@ export interface Config {
   readonly opensearchUrl: string | undefined;
   readonly searchBackend: 'postgres' | 'opensearch';
   readonly queueBackend: 'redis' | 'postgres';
+  readonly queuePrefix: string;
   readonly runtimeUrl: string | undefined;
   readonly runtimeToken: string | undefined;
   readonly runtimeTimeoutMs: number;
@@ -111,6 +114,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     opensearchUrl: e.OPENSEARCH_URL,
     searchBackend: e.SEARCH_BACKEND ?? (e.OPENSEARCH_URL !== undefined ? 'opensearch' : 'postgres'),
     queueBackend: e.QUEUE_BACKEND ?? (e.REDIS_URL !== undefined ? 'redis' : 'postgres'),
+    queuePrefix: e.QUEUE_PREFIX,
     runtimeUrl: e.CONNECTOR_RUNTIME_URL,
     runtimeToken: e.CONNECTOR_RUNTIME_TOKEN,
     runtimeTimeoutMs: e.CONNECTOR_RUNTIME_TIMEOUT_MS,

@@ -96,7 +96,7 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
   // auth, probes and writes need. Connections open only when a search runs (workers never do).
   const searchDb = createDb(databaseUrl, 8, { statementTimeoutMs: config.searchTimeoutMs }).db;
   const queueUrl = config.queueBackend === 'redis' ? need(config.redisUrl, 'REDIS_URL', 'or set QUEUE_BACKEND=postgres') : databaseUrl;
-  const queues = createQueueFactory({ kind: config.queueBackend, url: queueUrl });
+  const queues = createQueueFactory(config.queueBackend === 'redis' ? { kind: 'redis', url: queueUrl, prefix: config.queuePrefix } : { kind: 'postgres', url: queueUrl });
   const syncQueue = queues.queue<SyncJob>(SYNC_QUEUE);
   const scheduleQueue = queues.queue<ScheduleJob>(SCHEDULE_QUEUE);
   // Without a listener BullMQ prints connection errors raw (console.error, client object and all):

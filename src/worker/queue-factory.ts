@@ -6,7 +6,7 @@ import pg from 'pg';
 import { createPostgresBackend, Queue, runMigrations, withBackend, Worker, type Processor, type WorkerOptions } from 'bullmq';
 
 /** Which queue backend, and where. */
-export type QueueBackendConfig = { readonly kind: 'redis'; readonly url: string } | { readonly kind: 'postgres'; readonly url: string };
+export type QueueBackendConfig = { readonly kind: 'redis'; readonly url: string; readonly prefix?: string } | { readonly kind: 'postgres'; readonly url: string };
 
 /** A queue backend bound to its connection. */
 export interface QueueFactory {
@@ -30,10 +30,11 @@ export async function migrateQueueSchema(cfg: QueueBackendConfig): Promise<void>
 export function createQueueFactory(cfg: QueueBackendConfig): QueueFactory {
   if (cfg.kind === 'redis') {
     const connection = { url: cfg.url, maxRetriesPerRequest: null };
+    const prefix = cfg.prefix ?? 'bull';
     return {
       kind: 'redis',
-      queue: <T>(name: string) => new Queue<T>(name, { connection }),
-      worker: <T>(name: string, processor: Processor<T>, opts = {}) => new Worker<T>(name, processor, { ...opts, connection }),
+      queue: <T>(name: string) => new Queue<T>(name, { connection, prefix }),
+      worker: <T>(name: string, processor: Processor<T>, opts = {}) => new Worker<T>(name, processor, { ...opts, connection, prefix }),
     };
   }
   const classes = withBackend(createPostgresBackend);

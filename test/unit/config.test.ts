@@ -7,7 +7,12 @@ describe('config', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 8080, searchBackend: 'postgres', queueBackend: 'postgres', logLevel: 'info' });
     const r = loadConfig({ REDIS_URL: 'redis://localhost:6379', OPENSEARCH_URL: 'http://localhost:9200' });
-    expect(r).toMatchObject({ queueBackend: 'redis', searchBackend: 'opensearch' });
+    expect(r).toMatchObject({ queueBackend: 'redis', searchBackend: 'opensearch', queuePrefix: 'bull' });
+  });
+
+  it('takes a BullMQ key prefix of plain characters, so deployments can share one Redis', () => {
+    expect(loadConfig({ QUEUE_PREFIX: 'acme-prod' }).queuePrefix).toBe('acme-prod');
+    expect(() => loadConfig({ QUEUE_PREFIX: 'a:b' })).toThrow(/QUEUE_PREFIX/);
   });
 
   it('lists every problem at once, naming each variable', () => {

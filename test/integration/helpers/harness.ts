@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /**
  * A whole syncdex on real services for one test file: fresh database, sandbox runtime, deps,
  * worker and API app, plus helpers to create connectors and wait for runs.
@@ -52,7 +53,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const sink = new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) });
   const redisUrl = inject('redisUrl');
   // Whole-list reads unless a test asks for time slices: many tests count pages and calls exactly.
-  const env: Record<string, string> = { DATABASE_URL: url, CONNECTOR_RUNTIME_URL: sb.url, QUEUE_BACKEND: opts.queue ?? 'postgres', LOG_LEVEL: 'info', SYNC_TIME_SLICES: '1', ...(opts.queue === 'redis' && redisUrl !== null ? { REDIS_URL: redisUrl } : {}), ...opts.env };
+  const env: Record<string, string> = { DATABASE_URL: url, CONNECTOR_RUNTIME_URL: sb.url, QUEUE_BACKEND: opts.queue ?? 'postgres', LOG_LEVEL: 'info', SYNC_TIME_SLICES: '1', ...(opts.queue === 'redis' && redisUrl !== null ? { REDIS_URL: redisUrl, QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}` } : {}), ...opts.env };
   const deps = buildDeps(loadConfig(env), { ephemeralSecrets: true, logger: createLogger('info', sink) });
   const app = buildApi(deps);
   await app.ready();
