@@ -26,6 +26,8 @@ export class PageCycleGuard {
 }
 
 /** A page's fingerprint: its length and first and last ids (null for an empty page, never a repeat). */
-export function pageFingerprint(ids: readonly string[]): string | null {
-  return ids.length === 0 ? null : `${ids.length}\u0000${ids[0]}\u0000${ids[ids.length - 1]}`;
+export function pageFingerprint(records: readonly { readonly id: string }[]): string | null {
+  const first = records[0];
+  const last = records[records.length - 1];
+  return first === undefined || last === undefined ? null : `${records.length}\u0000${first.id}\u0000${last.id}`;
 }

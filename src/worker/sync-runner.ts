@@ -152,7 +152,7 @@ async function readChain(deps: SyncDeps, ctx: RunContext, progress: RunProgress,
     const page = await pending;
     const raw = recordsOf(ctx.entity, page.data);
     const records = toPageRecords(ctx.entity, raw, ctx.log);
-    const fingerprint = pageFingerprint(records.map((r) => r.id));
+    const fingerprint = pageFingerprint(records);
     if (fingerprint !== null && cycle.repeats(fingerprint)) {
       throw new AppError('upstream_error', `paging of ${ctx.entity.name} returned a page it had returned before (at ${JSON.stringify(params).slice(0, 200)}); stopping a runaway sync`);
     }

@@ -1,15 +1,14 @@
 /** A 429 whose Retry-After outlasts the in-run wait defers the job to it: no attempt spent, no failure. */
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { triggerSync } from '../../src/app/operations.js';
 import { DEFAULT_RETRY } from '../../src/worker/fetch-page.js';
 import { syncJobId } from '../../src/worker/jobs.js';
 import { startWorker, type RunningWorker } from '../../src/worker/start-worker.js';
 import { expectStoreEqualsSandbox } from './helpers/compare.js';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { queueBackends } from './helpers/queue-backends.js';
 
-const redisMissing = inject('redisMissing');
-if (redisMissing !== null) console.warn(`SKIPPING the Redis backend of the rate-limit deferral test: ${redisMissing}`);
-const backends = redisMissing === null ? (['postgres', 'redis'] as const) : (['postgres'] as const);
+const backends = queueBackends('the rate-limit deferral test');
 
 describe.each(backends)('rate-limit deferral on the %s queue backend', (queue) => {
   let h: Harness;

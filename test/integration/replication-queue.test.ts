@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { inject } from 'vitest';
 import { triggerSync } from '../../src/app/operations.js';
 import { getRun } from '../../src/store/runs-repo.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
 import { expectStoreEqualsSandbox } from './helpers/compare.js';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { queueBackends } from './helpers/queue-backends.js';
 import { redisServerBin, startRestartableRedis, type RestartableRedis } from './helpers/redis-process.js';
 
-const redisMissing = inject('redisMissing');
-if (redisMissing !== null) console.warn(`SKIPPING Redis queue tests: ${redisMissing}`);
-const backends = redisMissing === null ? (['postgres', 'redis'] as const) : (['postgres'] as const);
+const backends = queueBackends('the queue tests');
 
 describe.each(backends)('sync on the %s queue backend', (queue) => {
   let h: Harness;

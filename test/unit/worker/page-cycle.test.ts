@@ -37,11 +37,13 @@ describe('PageCycleGuard', () => {
   });
 });
 
+const page = (...ids: string[]) => ids.map((id) => ({ id }));
+
 describe('pageFingerprint', () => {
   it('tells pages apart by length and first and last id; an empty page has none', () => {
-    expect(pageFingerprint([])).toBeNull();
-    expect(pageFingerprint(['a', 'b', 'c'])).toBe(pageFingerprint(['a', 'x', 'c']));
-    expect(pageFingerprint(['a', 'b', 'c'])).not.toBe(pageFingerprint(['a', 'c']));
-    expect(pageFingerprint(['a', 'b'])).not.toBe(pageFingerprint(['b', 'a']));
+    expect(pageFingerprint(page())).toBeNull();
+    expect(pageFingerprint(page('a', 'b', 'c'))).toBe(pageFingerprint(page('a', 'x', 'c')));
+    expect(pageFingerprint(page('a', 'b', 'c'))).not.toBe(pageFingerprint(page('a', 'c')));
+    expect(pageFingerprint(page('a', 'b'))).not.toBe(pageFingerprint(page('b', 'a')));
   });
 });
