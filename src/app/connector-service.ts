@@ -154,9 +154,13 @@ export async function viewConnector(deps: Deps, c: Connector): Promise<Connector
   };
 }
 
-/** A connector visible to the principal; others' connectors are `not_found` (ids don't leak). */
+/**
+ * A connector of the principal's organization; others' connectors are `not_found` (ids don't
+ * leak). Admin tokens too (DESIGN §6: a token sees only its own organization's connectors):
+ * operators reach every organization through the admin API, never through the tenant routes.
+ */
 export async function connectorFor(deps: Deps, principal: Principal, id: string, path = 'connector_id'): Promise<Connector> {
-  const c = await findConnector(deps.db, id, principal.isAdmin ? undefined : principal.organizationId);
+  const c = await findConnector(deps.db, id, principal.organizationId);
   if (c === null) throw new AppError('not_found', `connector ${JSON.stringify(id).slice(0, 80)} not found`, { path });
   return c;
 }

@@ -79,6 +79,12 @@ describe('security: auth, tenancy, secrets, injection', () => {
       expect((res.json() as Err).error.code).toBe('not_found');
     }
     expect((await call('GET', '/api/v1/integrations/connectors', other)).json()).toEqual({ connectors: [], next_cursor: null });
+    // An admin token is a token of its own organization on the tenant routes (DESIGN §6).
+    for (const r of routes.filter((x) => x.url.startsWith(`/api/v1/integrations/connectors/${connectorId}`))) {
+      const res = await call(r.method, r.url, admin, { entity: 'customers', action: 'search', params: {} });
+      expect(res.statusCode, `admin ${r.method} ${r.url}`).toBe(404);
+    }
+    expect((await call('GET', `/admin/api/connectors/${connectorId}`, admin)).statusCode).toBe(200);
     expect(((await call('GET', '/api/v1/integrations/connectors', user)).json() as { connectors: { id: string }[] }).connectors.map((c) => c.id)).toEqual([connectorId]);
   });
 
