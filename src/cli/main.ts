@@ -43,7 +43,7 @@ const USAGE = `usage: syncdex <command> [options]
   connectors list [--org O] [--limit N] [--cursor C] | connectors show <connector>
   sync <connector> [--entity E] [--mode full|incremental|auto] [--wait]
   search <connector> <entity> --filter JSON [--sort JSON] [--limit N] [--cursor C] [--fields JSON]
-  runs [--status S[,S]] [--connector C] [--entity E] [--since T] [--until T] [--limit N] | runs show <run>
+  runs [--status S[,S]] [--connector C] [--entity E] [--since T] [--until T] [--limit N] [--cursor C] | runs show <run>
   replay <run> [--from-start] [--wait]
   cancel <run> | pause <connector> | resume <connector>
   resync <connector> <entity> | reset <connector> <entity> | reindex <connector_type> <entity>

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../integration/helpers/harness.js';
@@ -27,6 +28,7 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard in headless Chromium', () => {
   let baseUrl: string;
   let admin: string;
   let failedRunId: string;
+  let connectorId: string;
   let profile: string;
   const consoleErrors: string[] = [];
 
@@ -35,6 +37,7 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard in headless Chromium', () => {
     h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 150 });
     admin = await h.token('ops', true);
     const connector = await h.createConnector(await h.token('acme'), { name: HOSTILE_NAME });
+    connectorId = connector.id;
     expect((await h.waitRun((await h.runsOf(connector.id))[0]!.id)).status).toBe('succeeded');
     // A run that fails: the third party refuses every call until the fault is cleared.
     h.sandbox.faults.arm({ kind: 'status', status: 401, count: -1, connectorType: 'payments', entity: 'customers', message: 'token revoked upstream' });
@@ -88,6 +91,28 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.locator('#chart svg rect').first().waitFor();
     mkdirSync('artifacts', { recursive: true });
     await page.screenshot({ path: 'artifacts/dashboard.png', fullPage: true });
+  });
+
+  it('pages to older runs along next_cursor, keeping one range with no gap as new runs arrive', async () => {
+    const addRuns = async (n: number) =>
+      sql`insert into sync_runs (connector_id, entity, trigger, mode, status, queued_at, finished_at)
+          select ${connectorId}::uuid, 'customers', 'manual', 'full', 'succeeded', now(), now() from generate_series(1, ${n})`.execute(h.deps.db);
+    const allIds = async () => (await h.deps.db.selectFrom('sync_runs').select('id').orderBy('id', 'desc').execute()).map((r) => r.id);
+    const shown = () => page.locator('#runs tbody tr[data-run-id]').evaluateAll((trs) => trs.map((tr) => (tr as unknown as { dataset: { runId: string } }).dataset.runId));
+    await addRuns(120);
+    const ids = await allIds();
+    await expect.poll(shown, { timeout: 15_000 }).toEqual(ids.slice(0, 50));
+    await page.click('#more');
+    await expect.poll(shown, { timeout: 15_000 }).toEqual(ids.slice(0, 100));
+    // 100 new runs push the first page down past the rows shown: the table must still reach its
+    // floor (pages may overshoot it by up to a page: any range from the newest down past it will do).
+    await addRuns(100);
+    const all = await allIds();
+    const range = async () => { const s = await shown(); return s.length >= 200 && s.every((id, i) => id === all[i]) ? 'contiguous' : `${s.length} rows, ${s[0]}..${s[s.length - 1]}`; };
+    await expect.poll(range, { timeout: 15_000 }).toBe('contiguous');
+    if ((await shown()).length < all.length) await page.click('#more');
+    await expect.poll(shown, { timeout: 15_000 }).toEqual(await allIds());
+    expect(await page.locator('#more').isHidden()).toBe(true);
   });
 
   it('logged no script errors on the dashboard (CSP violations included)', () => {

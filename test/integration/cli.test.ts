@@ -79,6 +79,14 @@ describe('syncdex CLI', () => {
     expect(runs.map((r) => r.id)).toEqual([runId]);
     const replay = json<{ replay_of: string; status: string; counters: { seen: number } }>(await cli('replay', runId, '--from-start', '--wait', '--json'));
     expect(replay).toMatchObject({ replay_of: runId, status: 'succeeded', counters: { seen: 40 } });
+    // Keyset pages: the newest run, then (with the cursor stderr names) the one before it, then none.
+    const first = await cli('runs', '--connector', connectorId, '--limit', '1', '--json');
+    const cursor = /more runs: --cursor (\S+)/.exec(first.stderr)?.[1];
+    expect(json<{ id: string }[]>(first).map((r) => r.id), first.stderr).toHaveLength(1);
+    expect(cursor, first.stderr).toBeDefined();
+    const second = await cli('runs', '--connector', connectorId, '--limit', '1', '--cursor', cursor as string, '--json');
+    expect([...json<{ id: string }[]>(first), ...json<{ id: string }[]>(second)].map((r) => r.id).sort()).toEqual([runId, (replay as unknown as { id: string }).id].sort());
+    expect(second.stderr).not.toContain('more runs');
   });
 
   it('searches like the API: hits of a replicated entity; an entity not replicated and a NUL in a filter are errors naming the field', async () => {

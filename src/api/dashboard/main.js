@@ -8,7 +8,11 @@ import { renderRuns } from './runs.js';
 const POLL_MS = 2000;
 const SESSION_REFRESH_MS = 10 * 60 * 1000;
 const $ = (id) => document.getElementById(id);
-const state = { timer: null, sessionTimer: null, busy: false, limit: 50 };
+const RUNS_PAGE = 50;
+// Every poll re-reads the whole range shown, so it stays bounded.
+const MAX_RUNS_SHOWN = 1000;
+// floor: the oldest run id the table reaches down to, once "Older runs" was used (null: newest page only).
+const state = { timer: null, sessionTimer: null, busy: false, floor: null };
 
 function notice(text, kind = 'info') {
   const el = $('notice');
@@ -37,14 +41,32 @@ async function act(question, method, path, body) {
 }
 
 function filters() {
-  return { connector_id: $('f-connector').value, entity: $('f-entity').value, status: $('f-status').value, limit: state.limit };
+  return { connector_id: $('f-connector').value, entity: $('f-entity').value, status: $('f-status').value };
+}
+
+/**
+ * The runs from the newest down to `state.floor`, page by page along `next_cursor`: one range with
+ * no gap, however many runs were queued since "Older runs" loaded the older ones.
+ */
+async function loadRuns() {
+  const runs = [];
+  let cursor;
+  for (;;) {
+    const page = await api('GET', `/admin/api/runs${query({ ...filters(), limit: RUNS_PAGE, cursor })}`);
+    runs.push(...page.runs);
+    cursor = page.next_cursor;
+    const reached = state.floor === null || runs.length === 0 || Number(runs[runs.length - 1].id) <= state.floor;
+    if (cursor === null || reached || runs.length >= MAX_RUNS_SHOWN) break;
+  }
+  if (state.floor !== null && runs.length > 0) state.floor = Number(runs[runs.length - 1].id);
+  return { runs, next_cursor: cursor };
 }
 
 async function refresh() {
   if (state.busy) return;
   state.busy = true;
   try {
-    const [page, { runs, next_cursor }] = await Promise.all([api('GET', '/admin/api/connectors'), api('GET', `/admin/api/runs${query(filters())}`)]);
+    const [page, { runs, next_cursor }] = await Promise.all([api('GET', '/admin/api/connectors'), loadRuns()]);
     const connectors = page.connectors;
     // One page, newest first, polled every 2 s: say so rather than pretend it is all of them.
     fill($('connectors-more'), page.next_cursor === null ? '' : `Showing the newest ${connectors.length} connectors; \`syncdex connectors list --cursor\` or the API's next_cursor pages through the rest.`);
@@ -53,7 +75,9 @@ async function refresh() {
     renderConnectors($('connectors'), connectors, act);
     renderRuns(document.querySelector('#runs tbody'), runs, act);
     renderChart($('chart'), runs);
-    $('more').hidden = next_cursor === null;
+    const capped = next_cursor !== null && runs.length >= MAX_RUNS_SHOWN;
+    $('more').hidden = next_cursor === null || capped;
+    fill($('runs-more'), capped ? `Showing the newest ${runs.length} runs; narrow the filters, or page on with \`syncdex runs --cursor\` or the API's next_cursor.` : '');
     fill($('refreshed'), `updated ${new Date().toLocaleTimeString()}`);
   } catch (e) {
     if (e instanceof ApiError && (e.status === 401 || e.status === 403)) return logout(`${e.message}`);
@@ -99,8 +123,13 @@ function init() {
     if (value) login(value);
   });
   $('logout').addEventListener('click', () => logout());
-  $('filters').addEventListener('change', () => ((state.limit = 50), refresh()));
-  $('more').addEventListener('click', () => ((state.limit = Math.min(500, state.limit + 50)), refresh()));
+  $('filters').addEventListener('change', () => ((state.floor = null), refresh()));
+  // One more page below the oldest row shown.
+  $('more').addEventListener('click', () => {
+    const ids = [...document.querySelectorAll('#runs tbody tr[data-run-id]')].map((tr) => Number(tr.dataset.runId));
+    if (ids.length > 0) state.floor = Math.min(...ids) - 1;
+    refresh();
+  });
   if (token.get()) login(token.get());
   else showApp(false);
 }

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { Deps } from '../../app/deps.js';
 import { cancelRun, replayRun } from '../../app/operations.js';
 import { AppError } from '../../errors.js';
-import { findRunRow, listRuns, replayChain } from '../../store/admin-queries.js';
-import { encodeRunsCursor, objectOf, onlyKeys, optBool, runIdParam } from '../params.js';
-import { parseRunsQuery } from '../runs-query.js';
+import { findRunRow, replayChain } from '../../store/admin-queries.js';
+import { objectOf, onlyKeys, optBool, runIdParam } from '../params.js';
+import { runsPage } from '../runs-query.js';
 import { adminSchemas } from '../schemas.js';
 import { runDetail, runSummary } from '../views.js';
 
@@ -17,11 +17,8 @@ async function runOr404(deps: Deps, id: string) {
 
 export function adminRunRoutes(app: FastifyInstance, deps: Deps): void {
   app.get('/admin/api/runs', { schema: adminSchemas.listRuns }, async (req) => {
-    const { filter, limit, beforeId } = parseRunsQuery(req.query);
-    const rows = await listRuns(deps.db, filter, { beforeId, limit: limit + 1 });
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return { runs: page.map((r) => runSummary(r)), next_cursor: rows.length > limit && last !== undefined ? encodeRunsCursor(last.id) : null };
+    const { runs, nextCursor } = await runsPage(deps.db, req.query);
+    return { runs: runs.map((r) => runSummary(r)), next_cursor: nextCursor };
   });
 
   app.get<{ Params: { id: string } }>('/admin/api/runs/:id', { schema: adminSchemas.getRun }, async (req) => {

@@ -1,9 +1,9 @@
-/** `syncdex runs [--status S] [--connector C] [--entity E] [--since T] [--until T] [--limit N]`, `runs show <run>`, `replay <run> [--from-start] [--wait]`. */
+/** `syncdex runs [--status S] [--connector C] [--entity E] [--since T] [--until T] [--limit N] [--cursor C]`, `runs show <run>`, `replay <run> [--from-start] [--wait]`. */
 import { replayRun } from '../../app/operations.js';
 import { runDetail, runSummary } from '../../api/views.js';
-import { parseRunsQuery } from '../../api/runs-query.js';
+import { runsPage } from '../../api/runs-query.js';
 import { AppError } from '../../errors.js';
-import { findRunRow, listRuns, replayChain } from '../../store/admin-queries.js';
+import { findRunRow, replayChain } from '../../store/admin-queries.js';
 import { int, output, parse, positional, str } from '../args.js';
 import { reportRunEnd, waitForRun } from '../wait-run.js';
 import { withDb, withDeps } from './context.js';
@@ -28,14 +28,17 @@ async function show(id: string, json: boolean | undefined): Promise<number> {
 }
 
 export async function runsCommand(argv: string[]): Promise<number> {
-  const p = parse(argv, { status: { type: 'string' }, connector: { type: 'string' }, entity: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, limit: { type: 'string' } });
+  const p = parse(argv, { status: { type: 'string' }, connector: { type: 'string' }, entity: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' }, limit: { type: 'string' }, cursor: { type: 'string' } });
   const json = p.values.json as boolean | undefined;
   if (p.positionals[0] === 'show') return show(positional(p.positionals, 1, 'run'), json);
-  if (p.positionals.length > 0) throw new AppError('invalid_request', `unexpected argument ${p.positionals[0]}; usage: syncdex runs [--status S] [--connector C] [--entity E] | runs show <run>`);
-  const { filter, limit } = parseRunsQuery({ connector_id: str(p, 'connector'), entity: str(p, 'entity'), status: str(p, 'status'), since: str(p, 'since'), until: str(p, 'until'), limit: int(p, 'limit', { max: 500 }) });
+  if (p.positionals.length > 0) throw new AppError('invalid_request', `unexpected argument ${p.positionals[0]}; usage: syncdex runs [--status S] [--connector C] [--entity E] [--limit N] [--cursor C] | runs show <run>`);
+  const query = { connector_id: str(p, 'connector'), entity: str(p, 'entity'), status: str(p, 'status'), since: str(p, 'since'), until: str(p, 'until'), limit: int(p, 'limit', { max: 500 }), cursor: str(p, 'cursor') };
   return withDb(async (db) => {
-    const runs = (await listRuns(db, filter, { limit })).map((r) => runSummary(r));
+    const page = await runsPage(db, query);
+    const runs = page.runs.map((r) => runSummary(r));
     output(json, runs, () => (runs.length === 0 ? 'no runs' : runs.map(line).join('\n')));
+    // On stderr, so `--json` output stays one array a script can read.
+    if (page.nextCursor !== null) process.stderr.write(`more runs: --cursor ${page.nextCursor}\n`);
     return 0;
   });
 }
