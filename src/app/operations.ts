@@ -5,19 +5,19 @@
  */
 import { sql, type Transaction } from 'kysely';
 import { AppError, errorLog, isAppError } from '../errors.js';
-import { findConnector, type Connector } from '../store/connectors-repo.js';
+import { findConnector, lockConnectorStatus, type Connector } from '../store/connectors-repo.js';
 import { IDLE_STATUS } from '../store/entity-state-repo.js';
 import { dropSupersededSeen, inheritSeen, lockEntity } from '../store/records-repo.js';
 import { findActiveRun, getRun } from '../store/runs-repo.js';
 import type { DB } from '../store/db.js';
 import type { RunCheckpoint, RunMode, SyncRunRow } from '../store/schema.js';
 import { syncJobId } from '../worker/jobs.js';
-import { createRequestedRun, enqueueRun, reapAbandonedRuns, requestSync } from '../worker/request-sync.js';
+import { assertModeFits, assertNotPaused, createRequestedRun, enqueueRun, reapAbandonedRuns, requestSync } from '../worker/request-sync.js';
 import { syncAsScheduled } from '../worker/schedule-processor.js';
-import { removeSchedule } from '../worker/schedules.js';
 import { readFromOf } from '../worker/saved-cursor.js';
-import { within } from '../within.js';
+import { applySchedule, QUEUE_CALL_MS } from './connector-schedule.js';
 import { replicatedEntities, scheduleConnector } from './connector-service.js';
+import { within } from '../within.js';
 import type { Deps } from './deps.js';
 
 async function mustRun(deps: Deps, runId: string): Promise<SyncRunRow> {
@@ -46,8 +46,11 @@ function entitiesOf(connector: Connector, entity?: string): string[] {
  */
 export async function triggerSync(deps: Deps, connectorId: string, opts: { entity?: string; mode?: RunMode | 'auto' } = {}): Promise<SyncRunRow[]> {
   const connector = await mustConnector(deps, connectorId);
+  const entities = entitiesOf(connector, opts.entity);
+  // Every entity first: an incremental request some entity cannot take must queue nothing.
+  for (const entity of entities) assertModeFits(connector, entity, opts.mode ?? 'auto');
   const runs: SyncRunRow[] = [];
-  for (const entity of entitiesOf(connector, opts.entity)) {
+  for (const entity of entities) {
     try {
       runs.push(await requestSync(deps, connector, { entity, trigger: 'manual', mode: opts.mode ?? 'auto' }));
     } catch (e) {
@@ -76,9 +79,6 @@ async function cancelActive(tx: Transaction<DB>, which: { runId: string } | { co
     .returning(['id', 'connector_id', 'entity'])
     .execute();
 }
-
-/** How long an operation waits on a best-effort queue call after its change committed. */
-const QUEUE_CALL_MS = 5_000;
 
 /** Drops cancelled runs' jobs from the queue; best effort, as a claim skips a cancelled run anyway. */
 async function dropJobs(deps: Deps, runIds: readonly string[]): Promise<void> {
@@ -150,42 +150,45 @@ function withReadFrom(original: SyncRunRow): RunCheckpoint | null {
 
 /**
  * Pauses a connector in one transaction: connector paused, its active runs cancelled, its entities
- * shown as paused. Removing the schedule comes after and may fail (logged): a tick of a paused
- * connector creates nothing, and resume upserts the schedule again.
+ * shown as paused. The schedule is removed after (connector-schedule.ts); that may fail (logged):
+ * a tick of a paused connector creates nothing, and resume upserts the schedule again.
  */
 export async function pauseConnector(deps: Deps, connectorId: string): Promise<void> {
   const connector = await mustConnector(deps, connectorId);
   const cancelled = await deps.db.transaction().execute(async (tx) => {
+    await lockConnectorStatus(tx, connector.id, 'update');
     await tx.updateTable('connectors').set({ status: 'paused', updated_at: sql<Date>`now()` }).where('id', '=', connector.id).execute();
     const runs = await cancelActive(tx, { connectorId: connector.id });
     await tx.updateTable('entity_state').set({ status: 'paused', next_run_at: null }).where('connector_id', '=', connector.id).execute();
     return runs;
   });
   await dropJobs(deps, cancelled.map((r) => r.id));
-  await within(removeSchedule(deps.scheduleQueue, connector.id), QUEUE_CALL_MS, () => new Error(`the schedule queue did not answer within ${QUEUE_CALL_MS / 1000} s`)).catch((e: unknown) =>
+  await applySchedule(deps, connector).catch((e: unknown) =>
     deps.logger.warn({ connector: connector.id, err: errorLog(e) }, 'paused, but the schedule was not removed; its ticks create nothing while paused'),
   );
 }
 
 /**
- * Resumes a paused connector: schedule restored, entities back to their idle status, and a sync
- * of each queued at once, as a tick would (the schedule's first tick is a whole interval away,
- * and a pause may have cancelled a reset's run, leaving the entity with no records). The
- * schedule comes first: a queue that does not take it leaves the connector paused for the
- * operator to retry, not active without a schedule that would ever sync it. A schedule whose
- * connector is still paused (the update below failed) ticks into nothing.
+ * Resumes a paused connector: schedule restored, its paused entities back to their idle status,
+ * and a sync of each queued at once, as a tick would (the schedule's first tick is a whole
+ * interval away, and a pause may have cancelled a reset's run, leaving the entity with no
+ * records). The schedule comes first: a queue that does not take it leaves the connector paused
+ * for the operator to retry, not active without a schedule that would ever sync it. Resuming a
+ * connector that is not paused changes nothing (a running entity keeps saying `updating`).
  */
 export async function resumeConnector(deps: Deps, connectorId: string): Promise<void> {
   const connector = await mustConnector(deps, connectorId);
+  if (connector.status !== 'paused') return;
   await scheduleConnector(deps, { ...connector, status: 'active' });
-  await deps.db.transaction().execute(async (tx) => {
+  const resumed = await deps.db.transaction().execute(async (tx) => {
+    if ((await lockConnectorStatus(tx, connector.id, 'update')) !== 'paused') return false;
     await tx.updateTable('connectors').set({ status: 'active', updated_at: sql<Date>`now()` }).where('id', '=', connector.id).execute();
-    await tx
-      .updateTable('entity_state')
-      .set({ status: IDLE_STATUS })
-      .where('connector_id', '=', connector.id)
-      .execute();
+    await tx.updateTable('entity_state').set({ status: IDLE_STATUS }).where('connector_id', '=', connector.id).where('status', '=', 'paused').execute();
+    return true;
   });
+  // A pause that committed since the upsert above removes the schedule again here, or in its own application.
+  await applySchedule(deps, connector).catch((e: unknown) => deps.logger.warn({ connector: connector.id, err: errorLog(e) }, 'resumed; the schedule could not be checked again'));
+  if (!resumed) return;
   await syncAsScheduled(deps, { ...connector, status: 'active' }).catch((e: unknown) =>
     deps.logger.warn({ connector: connector.id, err: errorLog(e) }, "resumed, but its syncs could not all be queued; the schedule's next tick queues them"),
   );
@@ -197,7 +200,7 @@ export async function resumeConnector(deps: Deps, connectorId: string): Promise<
  * the records tombstoned behind it. Holds the entity lock for the caller's transaction.
  */
 async function assertIdle(tx: Transaction<DB>, connector: Connector, entity: string): Promise<void> {
-  if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
+  await assertNotPaused(tx, connector.id);
   await lockEntity(tx, connector.id, entity);
   const active = await findActiveRun(tx, connector.id, entity);
   if (active !== null) throw new AppError('conflict', `run ${active.id} of ${entity} is still active; cancel it or wait`, { path: 'entity' });

@@ -86,6 +86,17 @@ export async function findConnector(db: Db, id: string, organizationId?: string)
   return row === undefined ? null : toConnector(row);
 }
 
+/**
+ * The connector's status under a row lock held to the end of the caller's transaction: `share` to
+ * act on it (create a run), `update` to change it or its schedule. Neither blocks the records'
+ * foreign-key checks (FOR KEY SHARE), so page writes go on meanwhile. Null: no such connector.
+ */
+export async function lockConnectorStatus(db: Db, id: string, lock: 'share' | 'update'): Promise<Connector['status'] | null> {
+  const q = db.selectFrom('connectors').select('status').where('id', '=', id);
+  const row = await (lock === 'share' ? q.forShare() : q.forNoKeyUpdate()).executeTakeFirst();
+  return row?.status ?? null;
+}
+
 /** Where a connectors page ends: its last connector's creation time (µs since the epoch, exact) and id. */
 export interface ConnectorsKey {
   readonly createdUs: string;

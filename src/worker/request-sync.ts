@@ -2,8 +2,9 @@
 import type { Queue } from 'bullmq';
 import type { Kysely } from 'kysely';
 import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
+import type { EntityDef } from '../connectors/catalog/types.js';
 import { AppError, errorLog } from '../errors.js';
-import type { Connector } from '../store/connectors-repo.js';
+import { lockConnectorStatus, type Connector } from '../store/connectors-repo.js';
 import type { DB, Db } from '../store/db.js';
 import { isTransientDbError } from '../store/db-errors.js';
 import { ensureEntityStates, getEntityState } from '../store/entity-state-repo.js';
@@ -37,17 +38,30 @@ export interface SyncRequest {
   readonly beforeEnqueue?: ((db: Kysely<DB>, runId: string) => Promise<void>) | undefined;
 }
 
-async function resolveMode(db: Db, connector: Connector, req: SyncRequest): Promise<RunMode> {
-  const entity = getEntityDef(getConnectorDef(connector.connectorType), req.entity);
-  if (entity.read === undefined) throw new AppError('invalid_request', `${req.entity} cannot be replicated: it has no list action`, { path: 'entity' });
-  if (req.mode === 'full' || req.mode === 'incremental') {
-    if (req.mode === 'incremental' && entity.read.incremental === undefined) {
-      throw new AppError('invalid_request', `${req.entity} has no incremental filter; use mode "full"`, { path: 'mode' });
-    }
-    return req.mode;
+/** Refuses a mode the entity cannot run: no list action at all, or `incremental` without a filter. */
+export function assertModeFits(connector: Connector, entityName: string, mode: RunMode | 'auto'): EntityDef & { read: NonNullable<EntityDef['read']> } {
+  const entity = getEntityDef(getConnectorDef(connector.connectorType), entityName);
+  if (entity.read === undefined) throw new AppError('invalid_request', `${entityName} cannot be replicated: it has no list action`, { path: 'entity' });
+  if (mode === 'incremental' && entity.read.incremental === undefined) {
+    throw new AppError('invalid_request', `${entityName} has no incremental filter; use mode "full"`, { path: 'mode' });
   }
+  return entity as EntityDef & { read: NonNullable<EntityDef['read']> };
+}
+
+async function resolveMode(db: Db, connector: Connector, req: SyncRequest): Promise<RunMode> {
+  const entity = assertModeFits(connector, req.entity, req.mode ?? 'auto');
+  if (req.mode === 'full' || req.mode === 'incremental') return req.mode;
   const state = await getEntityState(db, connector.id, req.entity);
   return entity.read.incremental !== undefined && state?.sync_cursor != null ? 'incremental' : 'full';
+}
+
+/**
+ * Refuses (409) to act for a paused connector, reading its committed status under a share lock
+ * (to the end of the caller's transaction): a pause that commits meanwhile waits for the caller,
+ * and a status read before the caller's transaction could be stale by the time it writes.
+ */
+export async function assertNotPaused(db: Db, connectorId: string): Promise<void> {
+  if ((await lockConnectorStatus(db, connectorId, 'share')) === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector_id' });
 }
 
 /** Pauses before the second and third try of an enqueue. */
@@ -115,7 +129,7 @@ export async function requestSync(deps: EnqueueDeps, connector: Connector, req: 
  * queues the job with {@link enqueueRun} after committing).
  */
 export async function createRequestedRun(db: Db, connector: Connector, req: SyncRequest): Promise<SyncRunRow> {
-  if (connector.status === 'paused') throw new AppError('conflict', 'connector is paused; resume it first', { path: 'connector' });
+  await assertNotPaused(db, connector.id);
   const mode = await resolveMode(db, connector, req);
   await ensureEntityStates(db, connector.id, [req.entity]);
   return createRun(db, { connectorId: connector.id, entity: req.entity, trigger: req.trigger, mode, replayOf: req.replayOf ?? null, checkpoint: req.checkpoint ?? null });
