@@ -15,12 +15,16 @@ export function responseOf(e: unknown): { status: number | null; type: string | 
   return { status, type: meta?.body?.error?.type ?? null, reason: meta?.body?.error?.reason ?? null };
 }
 
-/** A client failure as an AppError: 429 rate_limited and 5xx/connection unavailable retry, others do not. */
-export function toAppError(e: unknown, what: string): AppError {
+/**
+ * A client failure as an AppError: 429 rate_limited and 5xx/connection unavailable retry, others
+ * do not. `what` is the action in words tenants may read; `names` (index and alias names) are
+ * internals, kept to the error's detail with the client's own message (operator-decisions 12b).
+ */
+export function toAppError(e: unknown, what: string, names?: string): AppError {
   if (e instanceof AppError) return e;
   const { status, type, reason } = responseOf(e);
-  const detail = `${e instanceof Error ? e.message : String(e)}${reason === null ? '' : `: ${reason}`}`;
-  if (status === 429) return new AppError('rate_limited', `OpenSearch is overloaded (${what})`, { retryable: true, upstreamStatus: 429, detail, cause: e });
+  const detail = `${names === undefined ? '' : `${names}: `}${e instanceof Error ? e.message : String(e)}${reason === null ? '' : `: ${reason}`}`;
+  if (status === 429) return new AppError('rate_limited', `OpenSearch is overloaded (${what})`, { retryable: true, retryAfterSec: 1, upstreamStatus: 429, detail, cause: e });
   if (status === null || status >= 500) {
     return new AppError('unavailable', `OpenSearch is unavailable (${what}); try again`, { retryable: true, retryAfterSec: 1, ...(status === null ? {} : { upstreamStatus: status }), detail, cause: e });
   }
@@ -48,7 +52,7 @@ export async function aliasIndexes(client: Client, alias: string): Promise<strin
     if (res.statusCode === 404) return [];
     return Object.keys(res.body as Record<string, unknown>).sort((a, b) => (generationOf(alias, b) ?? -1) - (generationOf(alias, a) ?? -1));
   } catch (e) {
-    throw toAppError(e, `resolving alias ${alias}`);
+    throw toAppError(e, 'resolving the index alias', `alias ${alias}`);
   }
 }
 
@@ -64,7 +68,7 @@ export async function createIndex(client: Client, index: string, target: SearchT
     await client.indices.create({ index, body: { settings: indexSettings(target, layout), mappings: indexMappings(target) } });
   } catch (e) {
     if (responseOf(e).type === 'resource_already_exists_exception') return;
-    throw toAppError(e, `creating index ${index}`);
+    throw toAppError(e, 'creating the index', `index ${index}`);
   }
 }
 
@@ -75,7 +79,7 @@ export async function putMapping(client: Client, index: string, target: SearchTa
     // Plain JSON mapping objects; the client's `Property` union cannot express them statically.
     await client.indices.putMapping({ index, body: { properties } as never });
   } catch (e) {
-    throw toAppError(e, `updating the mapping of ${index}`);
+    throw toAppError(e, 'updating the index mapping', `index ${index}`);
   }
 }
 
@@ -85,7 +89,7 @@ export async function swapAlias(client: Client, alias: string, from: readonly st
   try {
     await client.indices.updateAliases({ body: { actions } });
   } catch (e) {
-    throw toAppError(e, `pointing alias ${alias} at ${index}`);
+    throw toAppError(e, 'swapping the index alias', `alias ${alias} → ${index}`);
   }
 }
 
@@ -95,6 +99,6 @@ export async function highestGeneration(client: Client, alias: string): Promise<
     const res = await client.indices.get({ index: `${alias}__*`, allow_no_indices: true, expand_wildcards: 'all' });
     return Object.keys(res.body as Record<string, unknown>).reduce((max, name) => Math.max(max, generationOf(alias, name) ?? 0), 0);
   } catch (e) {
-    throw toAppError(e, `listing the indexes of ${alias}`);
+    throw toAppError(e, 'listing the indexes', `alias ${alias}`);
   }
 }

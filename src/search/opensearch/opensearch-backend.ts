@@ -103,7 +103,7 @@ export class OpenSearchBackend implements SearchBackend {
       const res = await this.client.indices.get({ index });
       uuid = (res.body as Record<string, { settings?: { index?: { uuid?: unknown } } }>)[index]?.settings?.index?.uuid;
     } catch (e) {
-      throw toAppError(e, `reading index ${index}`);
+      throw toAppError(e, 'reading the index', `index ${index}`);
     }
     if (typeof uuid !== 'string') throw new AppError('internal', `OpenSearch reported no uuid for index ${index}`);
     return uuid;
@@ -157,7 +157,7 @@ export class OpenSearchBackend implements SearchBackend {
     const previous = (await aliasIndexes(this.client, alias)).filter((i) => i !== next);
     await swapAlias(this.client, alias, previous, next);
     if (opts.dropOld === true) {
-      for (const old of previous) await this.client.indices.delete({ index: old }).catch((e: unknown) => Promise.reject(toAppError(e, `deleting ${old}`)));
+      for (const old of previous) await this.client.indices.delete({ index: old }).catch((e: unknown) => Promise.reject(toAppError(e, 'deleting an old index', `index ${old}`)));
     }
     return next;
   }

@@ -181,6 +181,17 @@ describe('index administration', () => {
     expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /${INDEX}`, `GET /${INDEX}`]);
   });
 
+  it('a failure of index administration names no index or alias in its message (tenants read it as last_error); the detail does', async () => {
+    os.replies.push({ status: 503, body: { error: { type: 'cluster_block_exception', reason: 'blocked' }, status: 503 } });
+    const down = (await backend.ensureIndex(db, customers).catch((e: unknown) => e)) as AppError;
+    expect(down).toMatchObject({ code: 'unavailable', retryable: true, message: 'OpenSearch is unavailable (resolving the index alias); try again' });
+    expect(down.message).not.toContain('payments__customers');
+    expect(down.detail).toContain('alias payments__customers');
+    os.replies.push({ status: 429, body: { error: { type: 'es_rejected_execution_exception', reason: 'queue full' }, status: 429 } });
+    // A 429 says when to come back, so the API's answer carries Retry-After.
+    expect(await backend.ensureIndex(db, customers).catch((e: unknown) => e)).toMatchObject({ code: 'rate_limited', retryAfterSec: 1 });
+  });
+
   it('a concurrent creator winning the race is fine', async () => {
     os.replies.push(
       { status: 404, body: { error: 'alias missing', status: 404 } },
