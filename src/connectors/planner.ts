@@ -3,7 +3,7 @@
  * obeying required params, the largest allowed page size and each paging style. The pieces live
  * in `planner/`; this module is the one import the worker and tests use.
  */
-export { withDerivedFields } from './planner/derive.js';
+export { recordIdOf, withDerivedFields } from './planner/derive.js';
 export { boundSeconds, formatBound, formatTime, readLowerBound, timeSlices } from './planner/incremental.js';
 export { firstPageParams, metaAt, nextPageParams, recordsOf, type FetchedPage } from './planner/paging.js';
 export {

@@ -3,6 +3,7 @@
  * newest first. Records are generated on demand from their position, so a million-record
  * dataset costs nothing until it is read. Mutations (create/update/delete) are small overlays.
  */
+import { recordIdOf } from '../connectors/planner/derive.js';
 import { createdSecFor, EXTRA_BASE, generateRecord, ordinalOfId, type GenContext } from './generate.js';
 
 /** The key of a record served as its pre-rendered JSON text alone (see {@link Dataset.prerender}). */
@@ -150,14 +151,14 @@ export class Dataset {
     const out = { created: [] as unknown[], updated: [] as unknown[], deleted: [] as unknown[] };
     for (let i = 0; i < (m.create ?? 0); i++) {
       this.extras++;
-      out.created.push(this.recordAt(0)[this.ctx.entity.idField]);
+      out.created.push(recordIdOf(this.ctx.entity, this.recordAt(0)));
     }
     const touch = (kind: 'updated' | 'deleted', count: number): void => {
       for (let i = 0, guard = 0; i < count && this.liveCount > 0 && guard < count * 50; guard++) {
         const pos = pick(this.rawLength);
         if (this.isDeletedAt(pos)) continue;
         const ordinal = this.ordinalAt(pos);
-        const id = this.recordAt(pos)[this.ctx.entity.idField];
+        const id = recordIdOf(this.ctx.entity, this.recordAt(pos));
         if (kind === 'updated') {
           this.revisions.set(ordinal, (this.revisions.get(ordinal) ?? 0) + 1);
           this.rendered?.delete(ordinal);

@@ -79,8 +79,9 @@ interface RunContext {
 function toPageRecords(entity: EntityDef, raw: readonly Record<string, unknown>[], log: Logger): PageRecord[] {
   const out: PageRecord[] = [];
   for (const record of raw) {
-    const id = record[entity.idField];
-    if (typeof id === 'string' || typeof id === 'number') out.push({ id: String(id), data: withDerivedFields(entity, record) });
+    const data = withDerivedFields(entity, record);
+    const id = data[entity.idField];
+    if (typeof id === 'string' || typeof id === 'number') out.push({ id: String(id), data });
     else log.warn({ idField: entity.idField }, 'record without an id skipped');
   }
   return out;

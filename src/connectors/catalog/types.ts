@@ -167,6 +167,11 @@ export interface EntityDef {
    * and `hits[].data` see them under the searchable name.
    */
   readonly derived?: Readonly<Record<string, string>>;
+  /**
+   * The vendor's rows carry no id: `idField` is composed from these top-level fields, joined by
+   * `separator`, when a record is stored (a record that does carry `idField` keeps its own).
+   */
+  readonly composedId?: { readonly from: readonly string[]; readonly separator: string };
   /** `reference`: fields as shown in the entity reference; `inferred`: filled in by us. */
   readonly source: 'reference' | 'inferred';
   /** Parameters of the list / api_search action, names as in the reference. */

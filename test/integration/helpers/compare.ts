@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'vitest';
 import { getConnectorDef, getEntityDef } from '../../../src/connectors/catalog/index.js';
-import { withDerivedFields } from '../../../src/connectors/planner.js';
+import { recordIdOf, withDerivedFields } from '../../../src/connectors/planner.js';
 import type { Harness } from './harness.js';
 
 /** Live and tombstoned rows of one connector entity, by record id. */
@@ -12,9 +12,10 @@ export async function storeRows(h: Harness, connectorId: string, entity: string)
 }
 
 /** Every live sandbox record of an entity (all partitions). */
-export function sandboxRecords(h: Harness, connectorType: string, entity: string, idField = 'id'): Map<string, Record<string, unknown>> {
+export function sandboxRecords(h: Harness, connectorType: string, entity: string): Map<string, Record<string, unknown>> {
+  const def = getEntityDef(getConnectorDef(connectorType), entity);
   const all = h.sandbox.records(connectorType, entity).data;
-  return new Map(all.map((r) => [String(r[idField]), r]));
+  return new Map(all.map((r) => [String(recordIdOf(def, r)), r]));
 }
 
 /** The store holds exactly the sandbox's live records, each at its latest content; nothing else is live. */

@@ -51,4 +51,20 @@ describe('derived searchable fields', () => {
     const c = { id: 'cus_1' };
     expect(withDerivedFields(customers, c)).toBe(c);
   });
+
+  it('compose the id of vendor rows that carry none (email activity: campaign and email id), keeping an id a row has', () => {
+    const sandbox = new Sandbox({ defaultSize: 3 });
+    const activity = getEntityDef(getConnectorDef('email_campaigns'), 'email_activity');
+    const raw = sandbox.records('email_campaigns', 'email_activity').data[0] as Record<string, unknown>;
+    // The sandbox serves the rows as the platform does: no id of their own.
+    expect(raw.id).toBeUndefined();
+    const stored = withDerivedFields(activity, raw);
+    expect(stored.id).toBe(`${String(raw.campaign_id)}:${String(raw.email_id)}`);
+    expect(stored).toMatchObject(raw);
+    expect(withDerivedFields(activity, { ...raw, id: 'own' }).id).toBe('own');
+    // A part missing: no id is made up (the worker skips the row, saying so).
+    expect(withDerivedFields(activity, { ...raw, email_id: undefined }).id).toBeUndefined();
+    const ids = sandbox.records('email_campaigns', 'email_activity').data.map((r) => withDerivedFields(activity, r as Record<string, unknown>).id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
 });

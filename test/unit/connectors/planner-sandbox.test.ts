@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../../src/connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../../../src/connectors/catalog/types.js';
-import { firstPageParams, nextPageParams, readCall, recordsOf } from '../../../src/connectors/planner.js';
+import { firstPageParams, nextPageParams, readCall, recordIdOf, recordsOf } from '../../../src/connectors/planner.js';
 import { BASE_TIME } from '../../../src/sandbox/generate.js';
 import { InProcessRuntime } from '../../../src/sandbox/in-process.js';
 import { Sandbox } from '../../../src/sandbox/sandbox.js';
@@ -26,7 +26,7 @@ function setup(opts: { defaultSize?: number; nestedSize?: number } = {}): { sb: 
 async function readAll(rc: ReadContext, entity: EntityDef): Promise<{ ids: string[]; partitions: number }> {
   const partitions = await resolvePartitions(rc, entity);
   const ids: string[] = [];
-  for (const p of partitions) for await (const page of readPartition(rc, entity, p)) ids.push(...page.map((r) => String(r[entity.idField])));
+  for (const p of partitions) for await (const page of readPartition(rc, entity, p)) ids.push(...page.map((r) => String(recordIdOf(entity, r))));
   return { ids, partitions: partitions.length };
 }
 
@@ -46,7 +46,7 @@ describe('every replicable entity of every kind', () => {
     const truth = sb.records(kind.key, entity.name, { config: CONFIG });
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.length).toBe(truth.count);
-    expect(new Set(ids)).toEqual(new Set(truth.data.map((r) => String(r[entity.idField]))));
+    expect(new Set(ids)).toEqual(new Set(truth.data.map((r) => String(recordIdOf(entity, r)))));
     const call = readCall(entity);
     expect(rt.calls.filter((c) => c.entity === call.entity).every((c) => c.action === call.action)).toBe(true);
   });
@@ -60,7 +60,7 @@ describe('every replicable entity of every kind', () => {
     while (params !== null) {
       const page = await rt.execute({ connectorType: kind.key, credentials: CREDS, ...readCall(entity), params });
       const records = recordsOf(entity, page.data);
-      ids.push(...records.map((r) => r[entity.idField]));
+      ids.push(...records.map((r) => recordIdOf(entity, r)));
       params = nextPageParams(entity, params, { records, meta: page.meta });
     }
     expect(ids.length).toBeGreaterThan(0);

@@ -1,6 +1,7 @@
 /** Generated data: deterministic per seed, typed by the catalog, realistic where cheap, unique ids across partitions. */
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../../src/connectors/catalog/index.js';
+import { recordIdOf, withDerivedFields } from '../../../src/connectors/planner.js';
 import { Sandbox } from '../../../src/sandbox/sandbox.js';
 import { call } from './helpers.js';
 
@@ -40,9 +41,10 @@ describe('record shapes', () => {
       for (const entity of Object.values(kind.entities)) {
         if (entity.read === undefined) continue;
         const { data } = sb.records(kind.key, entity.name, { config: { account_ids: 'a1,a2' } });
-        const ids = data.map((r) => r[entity.idField]);
+        const ids = data.map((r) => recordIdOf(entity, r));
         expect(new Set(ids).size, `${kind.key}.${entity.name}`).toBe(ids.length);
-        for (const r of data) {
+        // As stored: a composed id (EntityDef.composedId) is a field of the record from then on.
+        for (const r of data.map((raw) => withDerivedFields(entity, raw))) {
           for (const [name, spec] of Object.entries(entity.fields)) {
             expect(typeOk(spec.type, r[name]), `${kind.key}.${entity.name}.${name}=${JSON.stringify(r[name])}`).toBe(true);
           }

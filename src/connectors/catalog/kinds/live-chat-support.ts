@@ -78,6 +78,7 @@ const agent_timeline: EntityDef = {
   name: 'agent_timeline',
   actions: ['list'],
   idField: 'id',
+  composedId: { from: ['agent_id', 'start_time'], separator: '|' },
   source: 'reference',
   fields: {
     id: f.str(),

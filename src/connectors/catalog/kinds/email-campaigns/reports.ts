@@ -56,6 +56,7 @@ export const email_activity: EntityDef = {
   name: 'email_activity',
   actions: ['list', 'search'],
   idField: 'id',
+  composedId: { from: ['campaign_id', 'email_id'], separator: ':' },
   source: 'inferred',
   fields: activityFields,
   searchable: searchOf(activityFields, 'id campaign_id list_id email_id list_is_active email_address activity'),
@@ -85,6 +86,7 @@ export const unsubscribes: EntityDef = {
   name: 'unsubscribes',
   actions: ['list'],
   idField: 'id',
+  composedId: { from: ['campaign_id', 'email_id'], separator: ':' },
   source: 'inferred',
   fields: {
     id: f.str(),
