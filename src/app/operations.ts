@@ -15,9 +15,9 @@ import { syncJobId } from '../worker/jobs.js';
 import { assertModeFits, assertNotPaused, createRequestedRun, enqueueRun, reapAbandonedRuns, requestSync } from '../worker/request-sync.js';
 import { syncAsScheduled } from '../worker/schedule-processor.js';
 import { readFromOf } from '../worker/saved-cursor.js';
+import { within } from '../within.js';
 import { applySchedule, QUEUE_CALL_MS } from './connector-schedule.js';
 import { replicatedEntities, scheduleConnector } from './connector-service.js';
-import { within } from '../within.js';
 import type { Deps } from './deps.js';
 
 async function mustRun(deps: Deps, runId: string): Promise<SyncRunRow> {
