@@ -5,15 +5,14 @@
  * backend's unit tests: it answers alias lookups with the alias as the test has swapped it so
  * far, and records which index each bulk action was sent to.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { reindexEntity } from '../../src/app/reindex.js';
 import { shipAll } from '../../src/search/indexer.js';
 import { documentId } from '../../src/search/opensearch/names.js';
-import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
 import { searchTarget } from '../../src/search/target.js';
 import { lockEntity, upsertPage } from '../../src/store/records-repo.js';
-import { acceptBulk, fakeOpenSearch, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { acceptBulk, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
+import { recordingOpenSearch } from './helpers/recording-opensearch.js';
 
 const ALIAS = 'payments__customers';
 const OLD = `${ALIAS}__1`;
@@ -28,8 +27,7 @@ interface Sent {
 }
 
 describe('reindex on OpenSearch while a run ships', () => {
-  let h: Harness;
-  let os: FakeOpenSearch;
+  const rec = recordingOpenSearch((req) => answer(req));
   let aliasAt = OLD;
   /** Runs once, when the alias swap request arrives and before it takes effect. */
   let beforeSwap: (() => Promise<void>) | null = null;
@@ -51,24 +49,15 @@ describe('reindex on OpenSearch while a run ships', () => {
     return acceptBulk(req.body, (_op, meta) => sent.push({ index: meta._index, id: meta._id, version: meta.version }));
   };
 
-  beforeAll(async () => {
-    h = await startHarness({ worker: false });
-    os = await fakeOpenSearch(answer);
-  });
-  afterAll(async () => {
-    await os?.close();
-    await h?.close();
-  });
-
   const writeRecords = (connectorId: string, ids: readonly number[], tag: string): Promise<unknown> =>
-    h.deps.db.transaction().execute(async (tx) => {
+    rec.h.deps.db.transaction().execute(async (tx) => {
       await lockEntity(tx, connectorId, 'customers');
       return upsertPage(tx, connectorId, 'customers', ids.map((i) => ({ id: `cus_${i}`, data: { id: `cus_${i}`, email: `c${i}@example.com`, description: tag } })));
     });
 
   it('changes a run shipped to the old index after the reindex passed its connector reach the new index', async () => {
-    const deps = { ...h.deps, backend: new OpenSearchBackend({ client: os.client, backoffMs: 1, maxRetries: 1, sleep: async () => undefined }) };
-    const { id } = await h.createConnector(await h.token());
+    const deps = { ...rec.h.deps, backend: rec.backend() };
+    const { id } = await rec.h.createConnector(await rec.h.token());
     await writeRecords(id, [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], 'v1');
     await shipAll(deps, id, TARGET);
     // The run commits an update and new records, and ships them to the alias, which still names the old index.
@@ -82,7 +71,7 @@ describe('reindex on OpenSearch while a run ships', () => {
     expect(beforeSwap).toBeNull();
     expect(sent.filter((s) => s.index === OLD).map((s) => s.id).sort()).toEqual(['cus_0', 'cus_10', 'cus_11', 'cus_12'].map((r) => documentId(id, r)).sort());
 
-    const rows = await h.deps.db.selectFrom('records').select(['record_id', 'version']).where('connector_id', '=', id).execute();
+    const rows = await rec.h.deps.db.selectFrom('records').select(['record_id', 'version']).where('connector_id', '=', id).execute();
     const newest = new Map<string, number>();
     for (const s of sent.filter((x) => x.index === NEW)) newest.set(s.id, Math.max(newest.get(s.id) ?? 0, s.version));
     // Every record, at its stored version, in the index the alias now names.

@@ -3,19 +3,17 @@
  * page (a 401 while resolving parents is the typical case: revoked credentials are why people
  * reset). Postgres is real; OpenSearch is the recording HTTP server of the backend's unit tests.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resetEntity } from '../../src/app/operations.js';
 import type { ConnectorRuntime } from '../../src/connectors/runtime-client.js';
 import { AppError } from '../../src/errors.js';
-import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
 import { getRun } from '../../src/store/runs-repo.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
-import { acceptBulk, fakeOpenSearch, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { acceptBulk, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
+import { recordingOpenSearch } from './helpers/recording-opensearch.js';
 
 describe('reset and the index', () => {
-  let h: Harness;
-  let os: FakeOpenSearch;
+  const rec = recordingOpenSearch((req) => answer(req));
   /** Last bulk operation per document id. */
   const lastOp = new Map<string, string>();
 
@@ -29,20 +27,11 @@ describe('reset and the index', () => {
     return acceptBulk(req.body, (op, meta) => lastOp.set(meta._id, op));
   };
 
-  beforeAll(async () => {
-    h = await startHarness({ worker: false });
-    os = await fakeOpenSearch(answer);
-  });
-  afterAll(async () => {
-    await os?.close();
-    await h?.close();
-  });
-
   it("ships a reset's tombstones although its run fails on a 401 while resolving parents", async () => {
-    const deps = { ...h.deps, backend: new OpenSearchBackend({ client: os.client, backoffMs: 1, maxRetries: 1, sleep: async () => undefined }) };
-    const { id } = await h.createConnector(await h.token(), { connector_type: 'table_platform', name: 'Tables', credentials: { api_key: 'k' }, replication_config: { entities: ['bases', 'tables'] } });
-    for (const run of await h.runsOf(id)) expect(await executeRun(deps, run.id)).toBe('succeeded');
-    const tables = (await h.deps.db.selectFrom('records').select('record_id').where('connector_id', '=', id).where('entity', '=', 'tables').execute()).map((r) => r.record_id);
+    const deps = { ...rec.h.deps, backend: rec.backend() };
+    const { id } = await rec.h.createConnector(await rec.h.token(), { connector_type: 'table_platform', name: 'Tables', credentials: { api_key: 'k' }, replication_config: { entities: ['bases', 'tables'] } });
+    for (const run of await rec.h.runsOf(id)) expect(await executeRun(deps, run.id)).toBe('succeeded');
+    const tables = (await rec.h.deps.db.selectFrom('records').select('record_id').where('connector_id', '=', id).where('entity', '=', 'tables').execute()).map((r) => r.record_id);
     expect(tables.length).toBeGreaterThan(0);
     const docs = [...lastOp.keys()].filter((docId) => tables.some((t) => docId.endsWith(t)));
     expect(docs).toHaveLength(tables.length);
@@ -53,11 +42,11 @@ describe('reset and the index', () => {
     const revoked: ConnectorRuntime = {
       execute: async (call, signal) => {
         if (call.entity === 'bases') throw new AppError('upstream_error', 'HTTP 401: the API key was revoked', { upstreamStatus: 401 });
-        return h.deps.runtime.execute(call, signal);
+        return rec.h.deps.runtime.execute(call, signal);
       },
     };
     await expect(executeRun({ ...deps, runtime: revoked }, run.id)).rejects.toMatchObject({ upstreamStatus: 401 });
-    expect(await getRun(h.deps.db, run.id)).toMatchObject({ pages: 0 });
+    expect(await getRun(rec.h.deps.db, run.id)).toMatchObject({ pages: 0 });
     // Search agrees with the store (no live tables) instead of serving every reset record.
     expect(docs.map((d) => lastOp.get(d))).toEqual(docs.map(() => 'delete'));
   });

@@ -4,20 +4,18 @@
  * real; OpenSearch is the recording HTTP server of the backend's unit tests (no engine runs
  * here), answering each request the backend makes and accepting or refusing bulk requests.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
+import { describe, expect, it } from 'vitest';
 import { getWatermark } from '../../src/store/watermarks-repo.js';
 import { getRun } from '../../src/store/runs-repo.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
-import { acceptBulk, fakeOpenSearch, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { acceptBulk, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
+import { recordingOpenSearch } from './helpers/recording-opensearch.js';
 
 const ALIAS = 'payments__customers';
 const INDEX = `${ALIAS}__1`;
 
 describe('shipping after a run that succeeded', () => {
-  let h: Harness;
-  let os: FakeOpenSearch;
+  const rec = recordingOpenSearch((req) => answer(req), (h) => h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 150 }));
   let refuseBulk = true;
   const shipped = new Set<string>();
 
@@ -30,29 +28,19 @@ describe('shipping after a run that succeeded', () => {
     return acceptBulk(req.body, (_op, meta) => shipped.add(meta._id));
   };
 
-  beforeAll(async () => {
-    h = await startHarness({ worker: false });
-    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 150 });
-    os = await fakeOpenSearch(answer);
-  });
-  afterAll(async () => {
-    await os?.close();
-    await h?.close();
-  });
-
   it('a retried job of a succeeded run ships what the failed shipping left behind', async () => {
-    const backend = new OpenSearchBackend({ client: os.client, backoffMs: 1, maxRetries: 1, sleep: async () => undefined });
-    const deps = { ...h.deps, backend };
-    const { id } = await h.createConnector(await h.token());
-    const [run] = await h.runsOf(id);
+    const backend = rec.backend();
+    const deps = { ...rec.h.deps, backend };
+    const { id } = await rec.h.createConnector(await rec.h.token());
+    const [run] = await rec.h.runsOf(id);
     await expect(executeRun(deps, run!.id)).rejects.toMatchObject({ retryable: true });
-    expect(await getRun(h.deps.db, run!.id)).toMatchObject({ status: 'succeeded' });
+    expect(await getRun(rec.h.deps.db, run!.id)).toMatchObject({ status: 'succeeded' });
     expect(shipped.size).toBe(0);
     // The index is back; BullMQ retries the job.
     refuseBulk = false;
     expect(await executeRun(deps, run!.id)).toBe('skipped');
     expect(shipped.size).toBe(150);
-    const max = await h.deps.db.selectFrom('records').select((eb) => eb.fn.max('version').as('v')).where('connector_id', '=', id).executeTakeFirstOrThrow();
-    expect(await getWatermark(h.deps.db, INDEX, id, 'customers')).toBe(String(max.v));
+    const max = await rec.h.deps.db.selectFrom('records').select((eb) => eb.fn.max('version').as('v')).where('connector_id', '=', id).executeTakeFirstOrThrow();
+    expect(await getWatermark(rec.h.deps.db, INDEX, id, 'customers')).toBe(String(max.v));
   });
 });
