@@ -102,7 +102,8 @@ function serveExport(c: ServeCall, size: number, since: number): ListResponse {
   const { records, lastSec } = c.ds.sliceSince(since, size, c.textOnly);
   const next = formatTime(inc?.paramFormat ?? inc?.format ?? 'unix', lastSec === null ? since : lastSec + 1);
   const from = c.spec.paging.style === 'token' ? c.spec.paging.from : 'next_page';
-  return { data: records, meta: { [from]: next, count: records.length, end_time: next } };
+  // The reference types the export's `next_page` as a string (its `start_time` param as an int).
+  return { data: records, meta: { [from]: String(next), count: records.length } };
 }
 
 /** Answers one list call from the call's dataset. */

@@ -45,11 +45,12 @@ export function firstPageParams(entity: EntityDef, partition: Partition, sinceSe
 
 /**
  * A token as the next request carries it. Runtimes that hand back the vendor's next-page URL
- * carry the token in its query string; numeric tokens stay numbers when the previous one was.
+ * carry the token in its query string; numeric tokens stay numbers when the previous one was
+ * (the reference types live-chat's `next_page` as a string, its `start_time` param as an int).
  */
 function tokenValue(raw: unknown, param: string, prev: unknown): unknown {
-  if (typeof raw !== 'string' || !/^https?:\/\//.test(raw)) return raw;
-  const value = new URL(raw).searchParams.get(param);
+  if (typeof raw !== 'string') return raw;
+  const value = /^https?:\/\//.test(raw) ? new URL(raw).searchParams.get(param) : raw;
   if (value === null) return undefined;
   return typeof prev === 'number' && /^\d+$/.test(value) ? Number(value) : value;
 }

@@ -66,6 +66,12 @@ describe('token paging', () => {
     const url = 'https://chat.example.com/api/v2/incremental/chats?fields=chats(*)&start_time=1700000000';
     expect(nextPageParams(chats, { start_time: 0, limit: 1000 }, { records: recs('c'), meta: { next_page: url } })).toEqual({ start_time: 1_700_000_000, limit: 1000 });
   });
+
+  it('sends a numeric string token as the number the previous request carried, and ends when it stops moving', () => {
+    const chats = def('live_chat_support', 'chats');
+    expect(nextPageParams(chats, { start_time: 100, limit: 1000 }, { records: recs('c'), meta: { next_page: '160' } })).toEqual({ start_time: 160, limit: 1000 });
+    expect(nextPageParams(chats, { start_time: 160, limit: 1000 }, { records: [], meta: { next_page: '160' } })).toBeNull();
+  });
 });
 
 describe('page and offset paging', () => {

@@ -97,15 +97,15 @@ describe('sandbox paging styles', () => {
     expect(c1.meta.next_link).toContain(`after=${String(c1.meta.next_cursor)}`);
   });
 
-  it('live chat export: oldest first from start_time; next_page stops advancing at the end', () => {
+  it('live chat export: oldest first from start_time; next_page (a string, as the reference types it) stops advancing at the end', () => {
     const sb = sized('live_chat_support', 'chats', 5);
     const p1 = call(sb, 'live_chat_support', 'chats', { start_time: 0, limit: 3 });
     const times = p1.data.map((r) => Date.parse(String(r.update_timestamp)) / 1000);
     expect([...times].sort((a, b) => a - b)).toEqual(times);
-    expect(p1.meta).toMatchObject({ next_page: (times[2] ?? 0) + 1, count: 3 });
-    const p2 = call(sb, 'live_chat_support', 'chats', { start_time: p1.meta.next_page, limit: 3 });
+    expect(p1.meta).toMatchObject({ next_page: String((times[2] ?? 0) + 1), count: 3 });
+    const p2 = call(sb, 'live_chat_support', 'chats', { start_time: Number(p1.meta.next_page), limit: 3 });
     expect(p2.data).toHaveLength(2);
-    const p3 = call(sb, 'live_chat_support', 'chats', { start_time: p2.meta.next_page, limit: 3 });
+    const p3 = call(sb, 'live_chat_support', 'chats', { start_time: Number(p2.meta.next_page), limit: 3 });
     expect(p3.data).toEqual([]);
     expect(p3.meta.next_page).toBe(p2.meta.next_page);
   });
