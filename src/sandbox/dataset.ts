@@ -14,6 +14,8 @@ export class Dataset {
   readonly ctx: GenContext;
   private size: number;
   private extras = 0;
+  /** Creation second of each record a mutation created, oldest first (increasing). */
+  private readonly extraSecs: number[] = [];
   private readonly revisions = new Map<number, number>();
   private readonly deleted = new Set<number>();
   /** Ordinal → JSON text at its current revision, when pre-rendered. */
@@ -48,7 +50,7 @@ export class Dataset {
   /** Creation second of the record at a position (newest first, so it falls with the position). */
   createdSecAt(pos: number): number {
     const ordinal = this.ordinalAt(pos);
-    return ordinal >= EXTRA_BASE ? createdSecFor(ordinal - EXTRA_BASE, true) : createdSecFor(ordinal, false);
+    return ordinal >= EXTRA_BASE ? (this.extraSecs[ordinal - EXTRA_BASE] as number) : createdSecFor(ordinal, false);
   }
 
   recordAt(pos: number): Record<string, unknown> {
@@ -142,14 +144,20 @@ export class Dataset {
   /** Number of raw positions whose creation second is ≥ `sinceSec` (the list is newest first). */
   rawLengthSince(sinceSec: number): number {
     const baseKept = Math.max(0, Math.min(this.size, Math.floor((createdSecFor(0, false) - sinceSec) / 37) + 1));
-    const extrasKept = Array.from({ length: this.extras }, (_, k) => createdSecFor(k, true)).filter((s) => s >= sinceSec).length;
+    const extrasKept = this.extraSecs.filter((s) => s >= sinceSec).length;
     return extrasKept === this.extras ? this.extras + baseKept : extrasKept;
   }
 
-  /** Mutations between runs: new records (newest), new revisions of random live ones, deletions. */
-  mutate(m: { create?: number; update?: number; delete?: number }, pick: (n: number) => number): { created: unknown[]; updated: unknown[]; deleted: unknown[] } {
+  /**
+   * Mutations between runs: new records (newest), new revisions of random live ones, deletions.
+   * A new record is created no earlier than `nowSec`, as a vendor stamps it: a sync that began
+   * before the mutation must find it after its own start.
+   */
+  mutate(m: { create?: number; update?: number; delete?: number }, pick: (n: number) => number, nowSec = 0): { created: unknown[]; updated: unknown[]; deleted: unknown[] } {
     const out = { created: [] as unknown[], updated: [] as unknown[], deleted: [] as unknown[] };
     for (let i = 0; i < (m.create ?? 0); i++) {
+      // One second apart, as base records are apart: an export's next page starts a second after its last record.
+      this.extraSecs.push(Math.max(createdSecFor(this.extras, true), nowSec, (this.extraSecs.at(-1) ?? 0) + 1));
       this.extras++;
       out.created.push(recordIdOf(this.ctx.entity, this.recordAt(0)));
     }

@@ -31,6 +31,8 @@ export interface SandboxOptions {
   readonly defaultSize?: number;
   /** Records of a dataset under one parent record (a base's tables), varying per parent up to this (default min(defaultSize, 5)). */
   readonly nestedSize?: number;
+  /** Wall clock (ms) that records created by a mutation are stamped with, at the earliest (default Date.now). */
+  readonly now?: () => number;
 }
 
 /** The live records of an entity: one dataset, or the union over its partitions. */
@@ -51,12 +53,14 @@ export class Sandbox {
   private defaultSize: number;
   private nestedSize: number | undefined;
   private mutationRng: Rng;
+  private readonly now: () => number;
 
   constructor(opts: SandboxOptions = {}) {
     this.seed = opts.seed ?? 42;
     this.defaultSize = opts.defaultSize ?? 25;
     this.nestedSize = opts.nestedSize;
     this.mutationRng = new Rng(this.seed);
+    this.now = opts.now ?? Date.now;
     this.scopes = new ScopeIndex({
       kind: (type) => this.kind(type),
       liveRecords: (type, entity, scope) => this.dataset(type, entity, scope).all(),
@@ -147,7 +151,7 @@ export class Sandbox {
   }
 
   mutate(type: string, entity: string, m: Mutation, scope = ''): ReturnType<Dataset['mutate']> {
-    const out = this.dataset(type, entity, scope).mutate(m, (n) => Math.floor(this.mutationRng.next() * n));
+    const out = this.dataset(type, entity, scope).mutate(m, (n) => Math.floor(this.mutationRng.next() * n), Math.floor(this.now() / 1000));
     this.scopes.invalidate();
     return out;
   }

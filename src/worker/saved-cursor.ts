@@ -7,9 +7,13 @@ import type { SyncRunRow } from '../store/schema.js';
  * resumed its checkpoint). A record changed after its page was read (partitions read in
  * parallel, a replay days later, any run longer than the look-back) may sit below the newest
  * value read elsewhere; starting the next run from there catches it.
+ *
+ * A run that read no value (nothing changed, or list records that lack the field: work
+ * management's compact tasks) saves where it began reading: everything changed before then was
+ * in its answer. Without that, every later incremental run of such an entity would read it all.
  */
 export function savedCursor(maxCursor: number | null, readFrom: number | null): number | null {
-  if (maxCursor === null || readFrom === null) return maxCursor;
+  if (maxCursor === null || readFrom === null) return maxCursor ?? readFrom;
   return Math.min(maxCursor, readFrom);
 }
 

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replicatedEntities } from '../../src/app/connector-service.js';
+import { triggerSync } from '../../src/app/operations.js';
 import { catalog } from '../../src/connectors/catalog/index.js';
 import type { ConnectorDef } from '../../src/connectors/catalog/types.js';
 import type { ConnectorRuntime } from '../../src/connectors/runtime-client.js';
@@ -200,5 +201,22 @@ describe('sync of every entity of every connector kind', () => {
     expect(done?.checkpoint?.partitions).toEqual(paused?.checkpoint?.partitions);
     const expected = before.reduce((n, p) => n + h.sandbox.dataset('table_platform', 'tables', p.scope).liveCount, 0);
     expect(await countLive(h.deps.db, id, 'tables')).toBe(expected);
+  });
+
+  it('compact work-management tasks (no modified_at in the list record): the next incremental run reads only what changed after the last one began', async () => {
+    const id = connectors.get('work_management') as string;
+    const full = runs.find((r) => r.connector_id === id && r.entity === 'tasks');
+    const state = await h.deps.db.selectFrom('entity_state').select('sync_cursor').where('connector_id', '=', id).where('entity', '=', 'tasks').executeTakeFirstOrThrow();
+    // No record carried the field: the cursor is where the full run began reading.
+    expect(state.sync_cursor).toBe(Math.floor((full?.started_at as Date).getTime() / 1000));
+    const before = await countLive(h.deps.db, id, 'tasks');
+    const [project] = h.sandbox.partitions('work_management', 'tasks');
+    h.sandbox.mutate('work_management', 'tasks', { create: 2 }, project?.scope);
+    const [inc] = await triggerSync(h.deps, id, { entity: 'tasks', mode: 'incremental' });
+    const done = await h.waitRun(inc!.id);
+    expect(done.status).toBe('succeeded');
+    expect(before).toBeGreaterThan(4);
+    expect([Number(done.seen), Number(done.inserted)]).toEqual([2, 2]);
+    expect(await countLive(h.deps.db, id, 'tasks')).toBe(before + 2);
   });
 });

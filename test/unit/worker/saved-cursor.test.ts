@@ -13,8 +13,12 @@ describe('the incremental cursor a run saves', () => {
     expect(savedCursor(startSec + 1800, startSec)).toBe(startSec);
   });
 
-  it('is nothing when nothing was read', () => {
-    expect(savedCursor(null, startSec)).toBeNull();
+  it('is where reading began when no value was read (nothing changed, or records without the field)', () => {
+    expect(savedCursor(null, startSec)).toBe(startSec);
+  });
+
+  it('is nothing when neither is known', () => {
+    expect(savedCursor(null, null)).toBeNull();
   });
 });
 

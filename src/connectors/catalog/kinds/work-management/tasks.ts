@@ -4,15 +4,15 @@ import { compact, iso, isoN, pageParams, readPer, ref, taskSubtype } from './sha
 import { stringParams } from '../../define.js';
 
 /**
- * The list record is compact as shown; `modified_at` is added because the incremental filter
- * (`modified_since`) needs a record field to advance its cursor (the platform returns it on request).
+ * The list record is compact as shown: it lacks `modified_at`, the field `modified_since` filters
+ * on, so a run saves where it began reading as its cursor (src/worker/saved-cursor.ts).
  */
 export const tasks: EntityDef = {
   name: 'tasks',
   actions: ['list', 'get', 'search'],
   idField: 'gid',
   source: 'reference',
-  fields: compact('task', { resource_subtype: taskSubtype, created_by: ref, modified_at: iso }),
+  fields: compact('task', { resource_subtype: taskSubtype, created_by: ref }),
   searchable: byType({
     int: 'actual_time_minutes num_hearts num_likes num_subtasks',
     string:
