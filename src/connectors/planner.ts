@@ -17,5 +17,6 @@ export {
   type ParentValues,
   type Partition,
 } from './planner/partitions.js';
-export { readCall, readOf, type ReadCall } from './planner/read.js';
+export { readCall, readOf, runtimeParams, type ReadCall } from './planner/read.js';
+export { fromWireParams, paramSpecAt, toWireParams } from './planner/wire-params.js';
 export { applyTemplate, matchTemplate } from './planner/template.js';

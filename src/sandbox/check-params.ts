@@ -27,6 +27,16 @@ function checkOne(name: string, spec: ParamSpec, value: unknown): void {
   }
   if (typeof value === 'string' && spec.enum !== undefined && !spec.enum.includes(value)) throw bad(`${name} must be one of: ${spec.enum.join(', ')}`, name);
   if (typeof value === 'string' && spec.maxLength !== undefined && value.length > spec.maxLength) throw bad(`${name} must be at most ${spec.maxLength} characters`, name);
+  if (spec.keys !== undefined) checkKeys(name, spec.keys, value as Record<string, unknown>);
+}
+
+/** The keys of an object param (payments `created`: `gt`, `gte`, `lt`, `lte`), each checked as a param `created.gte`. */
+function checkKeys(name: string, keys: Readonly<Record<string, ParamSpec>>, value: Record<string, unknown>): void {
+  for (const [key, v] of Object.entries(value)) {
+    const spec = Object.hasOwn(keys, key) ? keys[key] : undefined;
+    if (spec === undefined) throw bad(`unknown key ${name}.${key}; ${name} takes: ${Object.keys(keys).join(', ')}`, `${name}.${key}`);
+    if (v !== null) checkOne(`${name}.${key}`, spec, v);
+  }
 }
 
 /** Types, bounds and presence of every param against the action's declared params. */

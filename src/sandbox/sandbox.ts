@@ -4,6 +4,7 @@
  */
 import { catalog } from '../connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
+import { fromWireParams } from '../connectors/planner.js';
 import { AppError } from '../errors.js';
 import { checkParams, checkRules } from './check-params.js';
 import { Dataset } from './dataset.js';
@@ -179,8 +180,9 @@ export class Sandbox {
     const def = this.entityDef(req.connector_type, req.entity);
     if (!def.actions.includes(req.action as never)) throw new AppError('invalid_request', `${req.entity} has no action "${req.action}"`, { path: 'action' });
     const spec = serveSpecOf(kind, def, req.action);
-    const params = req.params ?? {};
-    checkParams(spec, params);
+    checkParams(spec, req.params ?? {});
+    // Served from flat names, as the catalog's read specs name them (`created.gte`).
+    const params = fromWireParams(spec.params, req.params ?? {});
     checkRules(kind.key, def.name, spec.action, params);
     const scope = this.scopes.scopeOf(kind.key, spec, params);
     const ds = this.dataset(kind.key, def.name, scope);

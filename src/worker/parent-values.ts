@@ -15,6 +15,7 @@ import {
   planPartitions,
   readCall,
   recordsOf,
+  runtimeParams,
   type ParentDim,
   type ParentValue,
   type ParentValues,
@@ -47,7 +48,7 @@ type Memo = Map<string, Promise<Partition[] | ParentValue[]>>;
 /** One page of an entity's read with `params`, under the context's retry policy. */
 export async function fetchRecords(rc: ReadContext, entity: EntityDef, params: Record<string, unknown>): Promise<{ records: Record<string, unknown>[]; meta: Record<string, unknown> }> {
   const call = readCall(entity);
-  const runtimeCall = { connectorType: rc.connector.key, credentials: rc.credentials, entity: call.entity, action: call.action, params };
+  const runtimeCall = { connectorType: rc.connector.key, credentials: rc.credentials, entity: call.entity, action: call.action, params: runtimeParams(rc.connector, entity, params) };
   const page = await fetchPage(rc.runtime, runtimeCall, { ...(rc.policy === undefined ? {} : { policy: rc.policy }), ...(rc.signal === undefined ? {} : { signal: rc.signal }), ...(rc.onRetry === undefined ? {} : { onRetry: rc.onRetry }) });
   return { records: recordsOf(entity, page.data), meta: page.meta };
 }

@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 import pLimit from 'p-limit';
 import { getConnectorDef, getEntityDef } from '../connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
-import { boundSeconds, firstPageParams, nextPageParams, readCall, readLowerBound, recordsOf, withDerivedFields, type Partition } from '../connectors/planner.js';
+import { boundSeconds, firstPageParams, nextPageParams, readCall, readLowerBound, recordsOf, runtimeParams, withDerivedFields, type Partition } from '../connectors/planner.js';
 import type { ConnectorRuntime, RuntimePage } from '../connectors/runtime-client.js';
 import { AppError, errorLog, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -109,7 +109,7 @@ function trackCursor(ctx: RunContext, records: readonly Record<string, unknown>[
 }
 
 function fetchOne(deps: SyncDeps, ctx: RunContext, params: Record<string, unknown>): Promise<RuntimePage> {
-  const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params };
+  const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params: runtimeParams(ctx.connectorDef, ctx.entity, params) };
   const fetched = fetchPage(deps.runtime, call, { ...(deps.retryPolicy === undefined ? {} : { policy: deps.retryPolicy }), signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ err: errorLog(e), waitMs }, e.message) });
   // A get read answers for one record: a 404 says it is gone, which a full run then tombstones.
   const p = call.action !== 'get' ? fetched : fetched.catch((e: unknown) => {

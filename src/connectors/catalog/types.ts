@@ -60,6 +60,11 @@ export interface ParamSpec {
   readonly default?: string | number | boolean;
   readonly enum?: readonly string[];
   readonly maxLength?: number;
+  /**
+   * The keys of an `object` param, each a param of its own (payments `created`: `gt`, `gte`, `lt`,
+   * `lte`). The planner names them flat (`created.gte`); they go to the runtime nested.
+   */
+  readonly keys?: Readonly<Record<string, ParamSpec>>;
 }
 
 /**

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { SEARCH_RULES } from '../../../src/connectors/catalog/define.js';
 import { catalog } from '../../../src/connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef, ReadSpec } from '../../../src/connectors/catalog/types.js';
+import { paramSpecAt } from '../../../src/connectors/planner.js';
 
 const kinds = Object.values(catalog);
 const all = kinds.flatMap((def) => Object.values(def.entities).map((entity) => ({ def, entity, key: `${def.key}.${entity.name}` })));
@@ -62,7 +63,7 @@ describe('catalog shape', () => {
         ...(read.partitions ?? []).map((p) => p.param),
         ...Object.keys(read.fixedParams ?? {}),
       ];
-      for (const p of used) expect(params[p], `${key} param ${p}`).toBeDefined();
+      for (const p of used) expect(paramSpecAt(params, p), `${key} param ${p}`).toBeDefined();
       const supplied = new Set([...(read.partitions ?? []).map((p) => p.param), ...Object.keys(read.fixedParams ?? {})]);
       for (const [name, spec] of Object.entries(params)) if (spec.required === true) expect(supplied.has(name), `${key} required ${name}`).toBe(true);
       for (const [name, value] of Object.entries(read.fixedParams ?? {})) {

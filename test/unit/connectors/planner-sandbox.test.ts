@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../../src/connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../../../src/connectors/catalog/types.js';
-import { firstPageParams, nextPageParams, readCall, recordIdOf, recordsOf } from '../../../src/connectors/planner.js';
+import { firstPageParams, nextPageParams, readCall, recordIdOf, recordsOf, runtimeParams } from '../../../src/connectors/planner.js';
 import { BASE_TIME } from '../../../src/sandbox/generate.js';
 import { InProcessRuntime } from '../../../src/sandbox/in-process.js';
 import { Sandbox } from '../../../src/sandbox/sandbox.js';
@@ -58,7 +58,7 @@ describe('every replicable entity of every kind', () => {
     let params: Record<string, unknown> | null = firstPageParams(entity, partition ?? {}, BASE_TIME - 10 * 37);
     const ids: unknown[] = [];
     while (params !== null) {
-      const page = await rt.execute({ connectorType: kind.key, credentials: CREDS, ...readCall(entity), params });
+      const page = await rt.execute({ connectorType: kind.key, credentials: CREDS, ...readCall(entity), params: runtimeParams(kind, entity, params) });
       const records = recordsOf(entity, page.data);
       ids.push(...records.map((r) => recordIdOf(entity, r)));
       params = nextPageParams(entity, params, { records, meta: page.meta });

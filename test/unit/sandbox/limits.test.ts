@@ -45,7 +45,11 @@ describe('params', () => {
 
   it('unknown params, wrong types and enum values are 400s naming the param', () => {
     expect400(() => call(sb, 'payments', 'customers', { page: 2 }), 'page', /unknown parameter/);
-    expect400(() => call(sb, 'payments', 'customers', { 'created.gte': '2026-01-01' }), 'created.gte', /integer/);
+    expect400(() => call(sb, 'payments', 'customers', { created: { gte: '2026-01-01' } }), 'created.gte', /integer/);
+    expect400(() => call(sb, 'payments', 'customers', { created: { after: 1 } }), 'created.after', /unknown key created.after; created takes: gt, gte, lt, lte/);
+    expect400(() => call(sb, 'payments', 'customers', { created: 1767225600 }), 'created', /object/);
+    // The reference's `created` is an object: a flat `created.gte` is not one of its params.
+    expect400(() => call(sb, 'payments', 'customers', { 'created.gte': 1767225600 }), 'created.gte', /unknown parameter/);
     expect400(() => call(sb, 'payments', 'subscriptions', { status: 'gone' }), 'status', /one of/);
     expect400(() => call(sb, 'team_chat', 'channels', { exclude_archived: 'no' }), 'exclude_archived', /boolean/);
     expect400(() => call(sb, 'payments', 'customers', { starting_after: 'cus_999999' }), 'starting_after', /no such object/);

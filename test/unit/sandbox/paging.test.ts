@@ -23,15 +23,15 @@ describe('sandbox paging styles', () => {
     expect(p3.meta.has_more).toBe(false);
   });
 
-  it('payments: created.lt bounds a list from above, created.gte from below, together a time slice', () => {
+  it('payments: the created object bounds a list, lt from above, gte from below, together a time slice', () => {
     const sb = sized('payments', 'customers', 25);
     const all = call(sb, 'payments', 'customers', { limit: 100 }).data;
     const t = (i: number) => all[i]!.created as number;
-    const slice = call(sb, 'payments', 'customers', { limit: 100, 'created.gte': t(15), 'created.lt': t(4) });
+    const slice = call(sb, 'payments', 'customers', { limit: 100, created: { gte: t(15), lt: t(4) } });
     expect(ids(slice)).toEqual(all.slice(5, 16).map((r) => r.id));
-    const older = call(sb, 'payments', 'customers', { limit: 3, 'created.lt': t(4) });
+    const older = call(sb, 'payments', 'customers', { limit: 3, created: { lt: t(4) } });
     expect(ids(older)).toEqual(all.slice(5, 8).map((r) => r.id));
-    const next = call(sb, 'payments', 'customers', { limit: 100, 'created.lt': t(4), starting_after: all[7]!.id });
+    const next = call(sb, 'payments', 'customers', { limit: 100, created: { lt: t(4) }, starting_after: all[7]!.id });
     expect(ids(next)).toEqual(all.slice(8).map((r) => r.id));
   });
 

@@ -1,6 +1,6 @@
 import { each, f } from '../../field.js';
 import type { EntityDef } from '../../types.js';
-import { LIMIT_RULE, cursorListParams, cursorRead, unix } from './shared.js';
+import { LIMIT_RULE, cursorListParams, cursorRead, timeBounds, unix } from './shared.js';
 
 // Entities without `search`: records as shown (payouts inferred); each list is still readable so
 // a later `search` needs only a searchable map.
@@ -164,7 +164,7 @@ export const payouts: EntityDef = {
   },
   params: {
     ...cursorListParams,
-    ...Object.fromEntries(['gt', 'gte', 'lt', 'lte'].map((k) => [`arrival_date.${k}`, { type: 'int' as const }])),
+    arrival_date: timeBounds,
     status: { type: 'string', enum: ['paid', 'pending', 'in_transit', 'canceled', 'failed'] },
     destination: { type: 'string' },
   },

@@ -15,13 +15,11 @@ export const address = f.objN({
   country: f.fmt('country', true),
 });
 
-/** Created-bound filter keys shared by every cursor-paged list (`created.gte` drives incremental reads). */
-const createdBounds: Record<string, ParamSpec> = {
-  'created.gt': { type: 'int' },
-  'created.gte': { type: 'int' },
-  'created.lt': { type: 'int' },
-  'created.lte': { type: 'int' },
-};
+/** An object param of the reference's time bounds ("`created` object: `created.gt`, … int"), sent nested. */
+export const timeBounds: ParamSpec = { type: 'object', keys: { gt: { type: 'int' }, gte: { type: 'int' }, lt: { type: 'int' }, lte: { type: 'int' } } };
+
+/** The created bounds shared by every cursor-paged list (`created.gte` drives incremental reads). */
+const createdBounds: Record<string, ParamSpec> = { created: timeBounds };
 
 /** Cursor-paged list params (reference 4.3); the kinds the reference leaves "not shown" reuse them. */
 export const cursorListParams: Record<string, ParamSpec> = {
