@@ -47,6 +47,12 @@ export const publicSchemas = {
     },
     response: { ...ok(201, 'the connector with per-entity status'), ...errors(400, 401) },
   },
+  oauthInitiate: {
+    tags: ['connectors'],
+    summary: 'OAuth initiate (overview 5.3) runs on the connector execution service; answered with action_not_supported',
+    security: bearer,
+    response: { ...errors(400, 401) },
+  },
   listConnectors: { tags: ['connectors'], summary: "The organization's connectors, newest first", security: bearer, querystring: connectorsPage, response: { ...ok(200, '{connectors: [...], next_cursor}'), ...errors(400, 401) } },
   getConnector: { tags: ['connectors'], summary: 'A connector with per-entity status', security: bearer, params: idParam, response: { ...ok(200, 'connector'), ...errors(401, 404) } },
   execute: {

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { getConnectorDef, getEntityDef, searchableEntities } from '../connectors/catalog/index.js';
+import type { ConnectorDef } from '../connectors/catalog/types.js';
 import { validateCredentials, validateReplicationConfig } from '../connectors/catalog/validate.js';
 import { AppError } from '../errors.js';
 import { searchTarget } from '../search/target.js';
@@ -38,20 +39,31 @@ export interface CreateConnectorInput {
   readonly replicationConfig: Record<string, unknown>;
 }
 
+/**
+ * The secret id of the hosted OAuth flow (overview §5.3), which the runtime resolves to tokens. Only
+ * for kinds the reference gives an OAuth method: a token-only kind's connector could never sync.
+ */
+function oauthSecret(def: ConnectorDef, body: Record<string, unknown>): CreateConnectorInput['secret'] {
+  if (!def.credentialMethods.some((m) => m.name === 'oauth')) {
+    const methods = def.credentialMethods.map((m) => m.name).join(', ');
+    throw new AppError('invalid_request', `${def.key} has no OAuth method (it takes: ${methods}); send credentials instead`, { path: 'server_side_oauth_secret_id' });
+  }
+  return { method: 'oauth_secret', value: { server_side_oauth_secret_id: requiredString(body, 'server_side_oauth_secret_id', 512) } };
+}
+
 /** Validates a create-connector body; every error names its field. */
 export function parseCreateConnector(body: unknown): CreateConnectorInput {
   if (!isObject(body)) throw new AppError('invalid_request', 'body must be a JSON object', { path: '' });
   for (const key of Object.keys(body)) if (!BODY_KEYS.has(key)) throw new AppError('invalid_request', `unknown field "${key}"`, { path: key });
   const connectorType = requiredString(body, 'connector_type', 64);
   const def = getConnectorDef(connectorType);
-  const hasCreds = body.credentials !== undefined;
-  const hasSecretId = body.server_side_oauth_secret_id !== undefined;
+  // null is absent, as everywhere else in the API (a client serializing an unset field sends it).
+  const hasCreds = body.credentials !== undefined && body.credentials !== null;
+  const hasSecretId = body.server_side_oauth_secret_id !== undefined && body.server_side_oauth_secret_id !== null;
   if (hasCreds === hasSecretId) {
     throw new AppError('invalid_request', 'send exactly one of credentials or server_side_oauth_secret_id', { path: hasCreds ? 'server_side_oauth_secret_id' : 'credentials' });
   }
-  const secret = hasCreds
-    ? validateCredentials(def, body.credentials)
-    : { method: 'oauth_secret', value: { server_side_oauth_secret_id: requiredString(body, 'server_side_oauth_secret_id', 512) } };
+  const secret = hasCreds ? validateCredentials(def, body.credentials) : oauthSecret(def, body);
   if (!isObject(body.replication_config)) throw new AppError('invalid_request', 'replication_config is required and must be an object', { path: 'replication_config' });
   return {
     externalUserId: requiredString(body, 'external_user_id'),

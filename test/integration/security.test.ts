@@ -117,6 +117,14 @@ describe('security: auth, tenancy, secrets, injection', () => {
     expect(both.statusCode).toBe(400);
   });
 
+  it('answers OAuth initiate (overview 5.3) with where it runs, behind the same token check', async () => {
+    const body = { external_user_id: 'u2', connector_type: 'crm', redirect_url: 'https://app.example.com/cb' };
+    expect((await call('POST', '/api/v1/integrations/connectors/oauth/initiate', null, body)).statusCode).toBe(401);
+    const res = await call('POST', '/api/v1/integrations/connectors/oauth/initiate', user, body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error).toMatchObject({ code: 'action_not_supported', message: expect.stringContaining('server_side_oauth_secret_id') });
+  });
+
   it('never lets a credential reach a response, a log line or the stored ciphertext in plaintext', async () => {
     expect((await search({ query: { filter: { like: { email: '%a%' } } }, limit: 5 })).statusCode).toBe(200);
     await call('GET', `/api/v1/integrations/connectors/${connectorId}`, user);

@@ -1,4 +1,4 @@
-/** Public connector routes (overview §4.1): create, read, execute `search`. */
+/** Public connector routes (overview §4.1): create, read, execute `search`; OAuth initiate is answered as not served here. */
 import type { FastifyInstance } from 'fastify';
 import { assertReplicated, connectorFor, createConnector, parseCreateConnector, viewConnector } from '../../app/connector-service.js';
 import { listConnectors, type Connector } from '../../store/connectors-repo.js';
@@ -48,6 +48,12 @@ export function connectorRoutes(app: FastifyInstance, deps: Deps, metrics: ApiMe
     const input = parseCreateConnector(req.body);
     const view = await createConnector(deps, principalOf(req), input);
     return reply.status(201).send(view);
+  });
+
+  // The consent flow lives where the OAuth apps and their redirect handling do, as the other
+  // actions do: a client following the overview gets told so, not a bare "no route".
+  app.post('/api/v1/integrations/connectors/oauth/initiate', { schema: publicSchemas.oauthInitiate }, async () => {
+    throw new AppError('action_not_supported', 'OAuth initiate runs on the connector execution service; create the connector here with the secret_id it hands back, as server_side_oauth_secret_id', { path: '' });
   });
 
   app.get<{ Params: { id: string } }>('/api/v1/integrations/connectors/:id', { schema: publicSchemas.getConnector }, async (req) => {
