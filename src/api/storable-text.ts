@@ -51,12 +51,12 @@ export function unstorableAt(value: unknown): { path: string; why: string } | nu
 
 /**
  * Throws when a request body holds a string or key Postgres cannot store. On the execute endpoint
- * the path is relative to `params`, like every other search error.
+ * a flaw inside `params` is an `invalid_query` with its path relative to `params`, like every other
+ * search error; one in `entity` or `action` is an `invalid_request`, as any other flaw there is.
  */
 export function rejectUnstorable(body: unknown, url: string): void {
   const hit = findFlaw(body, '', 0);
   if (hit === null) return;
-  const code = badBodyCode(url);
-  const path = code === 'invalid_query' && hit.path.startsWith('params.') ? hit.path.slice('params.'.length) : hit.path;
-  throw new AppError(code, hit.why, { path });
+  const inQuery = badBodyCode(url) === 'invalid_query' && hit.path.startsWith('params.');
+  throw new AppError(inQuery ? 'invalid_query' : 'invalid_request', hit.why, { path: inQuery ? hit.path.slice('params.'.length) : hit.path });
 }

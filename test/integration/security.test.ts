@@ -196,6 +196,9 @@ describe('security: auth, tenancy, secrets, injection', () => {
     const nul = await search({ query: { filter: { eq: { email: 'a\u0000b' } } } });
     expect(nul.statusCode).toBe(400);
     expect(nul.json()).toMatchObject({ error: { code: 'invalid_query', path: 'query.filter.eq.email', message: expect.stringContaining('NUL') } });
+    // Outside `params` it is the request that is wrong, as for any other flaw in `entity`.
+    const entityNul = await call('POST', `/api/v1/integrations/connectors/${connectorId}/execute`, user, { entity: 'cust\u0000', action: 'search', params: {} });
+    expect(entityNul.json()).toMatchObject({ error: { code: 'invalid_request', path: 'entity' } });
     const create = await call('POST', '/api/v1/integrations/connectors', user, { external_user_id: 'u', connector_type: 'payments', name: 'n\u0000', credentials: { api_key: 'k' }, replication_config: {} });
     expect(create.json()).toMatchObject({ error: { code: 'invalid_request', path: 'name' } });
     // A lone UTF-16 surrogate: valid JSON, but no text Postgres can hold.
