@@ -82,11 +82,35 @@ function nextOffset(paging: Extract<PagingSpec, { style: 'offset' }>, prev: Reco
   return size !== undefined && page.records.length < size ? null : { next: offset };
 }
 
+/** Meta paths by which runtimes announce another page (the paging styles of the catalog's kinds). */
+const MORE_PATHS = ['has_more', 'next_page', 'next_cursor', 'next', 'nextPageToken', 'next_page_token', 'next_link', 'pagination.cursor', 'links.next'];
+
+/** The meta path announcing another page, or null. */
+function announcedMore(meta: Record<string, unknown>): string | null {
+  for (const path of MORE_PATHS) {
+    const v = metaAt(meta, path);
+    if (v === true || typeof v === 'number' || (typeof v === 'string' && v !== '') || (typeof v === 'object' && v !== null)) return path;
+  }
+  return null;
+}
+
+/**
+ * A list read whole (the reference shows no paging for it) whose answer announces another page:
+ * reading on is impossible (no paging spec) and stopping would store page 1 as the whole list,
+ * which a full run then reconciles by tombstoning the rest. Fail the run loudly instead.
+ */
+function assertWhole(entity: EntityDef, page: FetchedPage): void {
+  const path = announcedMore(page.meta);
+  if (path === null) return;
+  throw new AppError('upstream_error', `${entity.name} is read in one call, but the runtime announced another page (meta.${path}); the catalog's read of it needs paging, so the run stops before taking one page for the whole list`, { path: `meta.${path}` });
+}
+
 function step(entity: EntityDef, read: ReadSpec, prev: Record<string, unknown>, page: FetchedPage): Step {
   const paging = read.paging;
   const size = read.pageSize === undefined ? undefined : Number(prev[read.pageSize.param] ?? read.pageSize.max);
   switch (paging.style) {
     case 'none':
+      if (read.action !== 'get') assertWhole(entity, page);
       return null;
     case 'last_id':
       return nextLastId(entity, paging, page);

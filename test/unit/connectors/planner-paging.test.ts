@@ -108,6 +108,16 @@ describe('none paging and records', () => {
     expect(nextPageParams(e, { base_id: 'b1' }, { records: recs('t1'), meta: {} })).toBeNull();
   });
 
+  it('a whole list whose answer announces another page fails loudly instead of passing page 1 off as the list', () => {
+    const e = def('live_chat_support', 'departments');
+    expect(e.read?.paging.style).toBe('none');
+    for (const meta of [{ has_more: true }, { next_page: 'https://chat.example.com/api/v2/departments?page=2' }, { pagination: { cursor: 'c2' } }, { next_cursor: 'abc' }]) {
+      expect(() => nextPageParams(e, {}, { records: recs('d1'), meta }), JSON.stringify(meta)).toThrow(/read in one call, but the runtime announced another page/);
+    }
+    // The end markers runtimes send on a last page are no such announcement.
+    for (const meta of [{ has_more: false }, { next_page: null }, { next_cursor: '' }, { count: 3 }]) expect(nextPageParams(e, {}, { records: recs('d1'), meta })).toBeNull();
+  });
+
   it('reads records at a nested recordsPath and drops non-objects', () => {
     const e = entity({ action: 'list', paging: { style: 'none' }, recordsPath: 'result.items' });
     expect(recordsOf(e, { result: { items: [{ id: 'a' }, 3, null] } })).toEqual([{ id: 'a' }]);
