@@ -6,9 +6,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cancelRun, pauseConnector, resetEntity, resumeConnector, triggerSync } from '../../src/app/operations.js';
-import { executeRun } from '../../src/worker/sync-runner.js';
 import { schedulerId } from '../../src/worker/schedules.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { startSyncedHarness, type Harness } from './helpers/harness.js';
 
 describe('operator actions racing', () => {
   let h: Harness;
@@ -23,11 +22,7 @@ describe('operator actions racing', () => {
   };
 
   beforeAll(async () => {
-    h = await startHarness({ worker: false });
-    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 200 });
-    id = (await h.createConnector(await h.token())).id;
-    const [first] = await h.runsOf(id);
-    expect(await executeRun(h.deps, first!.id)).toBe('succeeded');
+    ({ h, id } = await startSyncedHarness(200));
   });
   afterAll(async () => h?.close());
 

@@ -11,8 +11,7 @@ import { claimRun, getRun } from '../../src/store/runs-repo.js';
 import type { PageRecord } from '../../src/store/records-repo.js';
 import type { LockTurn } from '../../src/worker/batch-writer.js';
 import { writePage, type PageRun } from '../../src/worker/page-writer.js';
-import { executeRun } from '../../src/worker/sync-runner.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { startSyncedHarness, type Harness } from './helpers/harness.js';
 import { failIfStalled } from './helpers/stall-watchdog.js';
 
 /** Writes whose records include a gated id pause before their upsert until the gate opens. */
@@ -47,11 +46,7 @@ describe('superseded and live executions of one run', () => {
   let id: string;
 
   beforeAll(async () => {
-    h = await startHarness({ worker: false });
-    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 20 });
-    id = (await h.createConnector(await h.token())).id;
-    const [first] = await h.runsOf(id);
-    expect(await executeRun(h.deps, first!.id)).toBe('succeeded');
+    ({ h, id } = await startSyncedHarness(20));
   });
   afterAll(async () => h?.close());
 

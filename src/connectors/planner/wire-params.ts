@@ -25,13 +25,12 @@ export function toWireParams(specs: Specs, params: Readonly<Record<string, unkno
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(params)) {
     const dot = name.indexOf('.');
-    const root = dot < 0 || Object.hasOwn(specs, name) ? undefined : name.slice(0, dot);
-    if (root === undefined || paramSpecAt(specs, name) === undefined) {
+    if (dot < 0 || Object.hasOwn(specs, name) || paramSpecAt(specs, name) === undefined) {
       out[name] = value;
       continue;
     }
-    const nested = isObject(out[root]) ? (out[root] as Record<string, unknown>) : {};
-    out[root] = { ...nested, [name.slice(dot + 1)]: value };
+    const root = name.slice(0, dot);
+    out[root] = { ...(isObject(out[root]) ? out[root] : {}), [name.slice(dot + 1)]: value };
   }
   return out;
 }

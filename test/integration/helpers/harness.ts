@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
  */
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import { buildDeps, type Deps } from '../../../src/app/deps.js';
 import { buildApi } from '../../../src/api/server.js';
 import { loadConfig } from '../../../src/config.js';
@@ -16,6 +16,7 @@ import { getRun } from '../../../src/store/runs-repo.js';
 import type { SyncRunRow } from '../../../src/store/schema.js';
 import { createToken, ensureOrganization } from '../../../src/store/tokens-repo.js';
 import { startWorker, type RunningWorker } from '../../../src/worker/start-worker.js';
+import { executeRun } from '../../../src/worker/sync-runner.js';
 import { migratedDatabase } from './fresh-db.js';
 
 /** A running stack for tests. */
@@ -93,4 +94,14 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     },
   };
   return h;
+}
+
+/** A harness without a worker, and one payments connector whose first customers run (of `size` records) was executed here. */
+export async function startSyncedHarness(size: number): Promise<{ h: Harness; id: string }> {
+  const h = await startHarness({ worker: false });
+  h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size });
+  const id = (await h.createConnector(await h.token())).id;
+  const [first] = await h.runsOf(id);
+  expect(await executeRun(h.deps, first!.id)).toBe('succeeded');
+  return { h, id };
 }
