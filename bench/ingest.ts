@@ -19,8 +19,10 @@ import { startSandboxServer } from '../src/sandbox/server.js';
 import { getRun } from '../src/store/runs-repo.js';
 import { createToken, ensureOrganization, findPrincipal } from '../src/store/tokens-repo.js';
 import { spawnWorker } from '../test/integration/helpers/worker-process.js';
+import { cpuPerRecord, cpuSnapshot, type CpuSnapshot } from './lib/cpu-share.js';
 import { benchDb } from './lib/stack.js';
 import { round, type Figure } from './lib/stats.js';
+import { storeWriteSeconds } from './store-write.js';
 
 const copyText = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 
@@ -61,11 +63,24 @@ async function waitRun(db: Parameters<typeof getRun>[0], id: string): Promise<vo
   }
 }
 
+/** The full sync's CPU per record, per process, and the machine's busy and idle time (informational figures). */
+function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: number): Figure[] {
+  if (before === null || after === null) return [];
+  const { groups, busy, idle } = cpuPerRecord(before, after, n);
+  const figure = (name: string, value: number, note?: string): Figure => ({ group: 'ingest cpu', name, unit: 'µs/rec', value: round(value, 1), baseline: null, ratio: null, target: 'reported', pass: null, ...(note === undefined ? {} : { note }) });
+  return [
+    ...['worker', 'postgres', 'bench'].map((g) => figure(g === 'bench' ? 'full sync: bench process (serves the sandbox)' : `full sync: ${g}`, (groups[g]?.user ?? 0) + (groups[g]?.system ?? 0), `${round(groups[g]?.system ?? 0, 1)} of it system`)),
+    figure('full sync: whole machine busy', busy, `${round(idle, 1)} µs/rec idle`),
+  ];
+}
+
 /** Runs the ingest benchmark; `memoryN` > 0 also measures the worker's peak RSS on that many records. */
 export async function ingestBench(n: number, log: (s: string) => void, opts: { resync?: boolean; copy?: boolean } = {}): Promise<Figure[]> {
-  const b = await benchDb();
   const sandbox = new Sandbox({ defaultSize: n });
   sandbox.configure({ connectorType: 'payments', entity: 'customers', size: n });
+  const writeSec = opts.copy === false ? Number.NaN : await storeWriteSeconds(sandbox, n);
+  if (opts.copy !== false) log(`ingest: store write alone ${round(writeSec)} s (${Math.round(n / writeSec)} rec/s)`);
+  const b = await benchDb();
   // Like the COPY baseline's rows, the third party's records exist before the clock starts.
   if (opts.resync !== false) sandbox.dataset('payments', 'customers').prerender();
   const sb = await startSandboxServer({ port: 0, sandbox });
@@ -76,11 +91,14 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
     const copySec = opts.copy === false ? Number.NaN : await copyBaseline(b.pg.url, sandbox, n);
     if (opts.copy !== false) log(`ingest: COPY of ${n} rows ${round(copySec)} s (${Math.round(n / copySec)} rows/s)`);
     const principal = await findPrincipal(deps.db, (await createToken(deps.db, await ensureOrganization(deps.db, 'bench'))).token);
+    const groupOf = (pid: number, cmd: string): string => (pid === worker.child.pid ? 'worker' : pid === process.pid ? 'bench' : /postgres/.test(cmd) ? 'postgres' : 'other');
+    const cpuBefore = cpuSnapshot(groupOf);
     const t0 = performance.now();
     const connector = await createConnector(deps, principal!, parseCreateConnector({ external_user_id: 'b', connector_type: 'payments', name: 'bench', credentials: { api_key: 'k' }, replication_config: { entities: ['customers'] } }));
     const [first] = await deps.db.selectFrom('sync_runs').select('id').where('connector_id', '=', connector.id).execute();
     await waitRun(deps.db, first!.id);
     const syncSec = (performance.now() - t0) / 1000;
+    const cpu = cpuFigures(cpuBefore, cpuSnapshot(groupOf), n);
     log(`ingest: full sync ${round(syncSec)} s (${Math.round(n / syncSec)} rec/s)`);
     if (opts.resync === false) {
       const peak = await peakRssMb(worker.child.pid as number);
@@ -100,6 +118,8 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
     const ratio = n / syncSec / (n / copySec);
     return [
       { group: 'ingest', name: `full sync ${n} records`, unit: 'rec/s', value: Math.round(n / syncSec), baseline: Math.round(n / copySec), ratio: round(ratio, 3), target: '≥ 0.5× COPY', pass: ratio >= 0.5 },
+      { group: 'ingest', name: 'store write alone (upserts on 2 connections, nothing fetched)', unit: 'rec/s', value: Math.round(n / writeSec), baseline: Math.round(n / copySec), ratio: round(copySec / writeSec, 3), target: 'reported: the full sync\'s ceiling', pass: null },
+      ...cpu,
       { group: 'ingest', name: 're-sync unchanged: duration', unit: 's', value: round(resyncSec), baseline: round(syncSec), ratio: round(resyncSec / syncSec), target: '≤ 0.5× first sync', pass: resyncSec / syncSec <= 0.5 },
       { group: 'ingest', name: 're-sync unchanged: record rows written', unit: 'rows', value: written, baseline: null, ratio: null, target: '0', pass: written === 0 },
       { group: 'memory', name: `worker peak RSS, ${n}-record sync`, unit: 'MB', value: round(rss), baseline: null, ratio: null, target: '≤ 300 MB', pass: rss <= 300 },

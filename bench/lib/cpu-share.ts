@@ -1,0 +1,71 @@
+/**
+ * Where a phase's CPU went, per process group, from two `/proc` snapshots (Linux only). The
+ * ingest ratio compares a three-process pipeline with one COPY backend; this says which process
+ * spent what, so a MISS can be read without a profiler.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+/** CPU ticks (user, system) of every live process, with the group it belongs to. */
+export interface CpuSnapshot {
+  readonly procs: ReadonlyMap<number, { readonly group: string; readonly user: number; readonly system: number }>;
+  /** Whole-machine ticks from /proc/stat: busy (everything but idle and iowait) and idle. */
+  readonly machine: { readonly busy: number; readonly idle: number };
+}
+
+/** Microseconds of CPU per record, per group, over a phase. */
+export type CpuShare = Record<string, { user: number; system: number }>;
+
+function clockTicks(): number {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+}
+
+const TICKS = clockTicks();
+
+function readProc(pid: number): { cmd: string; user: number; system: number } | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which may itself contain spaces and parentheses.
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    return { cmd, user: Number(rest[11]), system: Number(rest[12]) };
+  } catch {
+    return null; // exited between readdir and read
+  }
+}
+
+/** Takes a snapshot; `groupOf` names a process's group from its pid and command line. */
+export function cpuSnapshot(groupOf: (pid: number, cmd: string) => string): CpuSnapshot | null {
+  if (!fs.existsSync('/proc/stat')) return null;
+  const procs = new Map<number, { group: string; user: number; system: number }>();
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const p = readProc(Number(name));
+    if (p !== null) procs.set(Number(name), { group: groupOf(Number(name), p.cmd), user: p.user, system: p.system });
+  }
+  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
+  const busy = cpu.slice(0, 8).reduce((a, b) => a + b, 0) - idle;
+  return { procs, machine: { busy, idle } };
+}
+
+/**
+ * CPU per record between two snapshots, in µs. A process alive in both counts its difference;
+ * one born in between counts all it spent. Processes that ended in between are lost (short-lived
+ * connections); the machine's busy time from /proc/stat still includes them.
+ */
+export function cpuPerRecord(before: CpuSnapshot, after: CpuSnapshot, records: number): { groups: CpuShare; busy: number; idle: number } {
+  const us = (ticks: number): number => (ticks * 1e6) / TICKS / records;
+  const groups: CpuShare = {};
+  for (const [pid, a] of after.procs) {
+    const b = before.procs.get(pid);
+    const g = (groups[a.group] ??= { user: 0, system: 0 });
+    g.user += us(a.user - (b?.user ?? 0));
+    g.system += us(a.system - (b?.system ?? 0));
+  }
+  return { groups, busy: us(after.machine.busy - before.machine.busy), idle: us(after.machine.idle - before.machine.idle) };
+}
