@@ -41,12 +41,13 @@ interface RawResponse {
   readonly text: string;
 }
 
-function retryAfterSeconds(header: string | undefined): number {
-  if (header === undefined) return 1;
+/** Seconds a Retry-After header asks for (capped at an hour); undefined when absent or unreadable, for the caller's backoff to decide. */
+function retryAfterSeconds(header: string | undefined): number | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
   const n = Number(header);
   if (Number.isFinite(n) && n >= 0) return Math.min(n, 3600);
   const at = Date.parse(header);
-  return Number.isNaN(at) ? 1 : Math.max(0, Math.min(3600, Math.ceil((at - Date.now()) / 1000)));
+  return Number.isNaN(at) ? undefined : Math.max(0, Math.min(3600, Math.ceil((at - Date.now()) / 1000)));
 }
 
 function upstreamMessage(res: RawResponse): string {
@@ -63,10 +64,15 @@ function toError(res: RawResponse): AppError {
   const message = upstreamMessage(res);
   const opts = { upstreamStatus: res.status };
   if (res.status === 429) {
-    return new AppError('rate_limited', `upstream rate limit: ${message}`, { ...opts, retryable: true, retryAfterSec: retryAfterSeconds(res.retryAfter) });
+    const retryAfterSec = retryAfterSeconds(res.retryAfter);
+    return new AppError('rate_limited', `upstream rate limit: ${message}`, { ...opts, retryable: true, ...(retryAfterSec === undefined ? {} : { retryAfterSec }) });
   }
   // 408 (request timeout) and 425 (too early) say "try again", like a 5xx.
-  if (res.status >= 500 || res.status === 408 || res.status === 425) return new AppError('upstream_error', `upstream ${res.status}: ${message}`, { ...opts, retryable: true });
+  if (res.status >= 500 || res.status === 408 || res.status === 425) {
+    // A 503 may say when to come back; the page's backoff waits at least that long.
+    const retryAfterSec = retryAfterSeconds(res.retryAfter);
+    return new AppError('upstream_error', `upstream ${res.status}: ${message}`, { ...opts, retryable: true, ...(retryAfterSec === undefined ? {} : { retryAfterSec }) });
+  }
   return new AppError('upstream_error', `upstream ${res.status}: ${message}`, opts);
 }
 

@@ -127,6 +127,7 @@ export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, 
       updated: sql<number>`updated + ${c.updated}`,
       unchanged: sql<number>`unchanged + ${c.unchanged}`,
       heartbeat_at: sql<Date>`now()`,
+      progressed_at: sql<Date>`now()`,
     }))
     .where('id', '=', id)
     .where('status', '=', 'running')
@@ -134,6 +135,16 @@ export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, 
     .$if(attempt !== undefined, (q) => q.where('attempts', '=', attempt as number))
     .executeTakeFirst();
   return Number(res.numUpdatedRows) > 0;
+}
+
+/** Milliseconds since the run last wrote a page (or started, before its first), by the database's clock; null for an unknown run. */
+export async function msSinceProgress(db: Db, id: string): Promise<number | null> {
+  const row = await db
+    .selectFrom('sync_runs')
+    .select(sql<string>`extract(epoch from now() - coalesce(progressed_at, started_at, queued_at)) * 1000`.as('ms'))
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return row === undefined ? null : Math.max(0, Number(row.ms));
 }
 
 /** Ends a run; only an active run can end (a cancelled run stays cancelled). */

@@ -120,6 +120,8 @@ export interface SyncRunsTable {
   started_at: NullableTimestamp;
   finished_at: NullableTimestamp;
   heartbeat_at: NullableTimestamp;
+  /** Last page write (migration 0010); null before the first. */
+  progressed_at: NullableTimestamp;
   /** Last record version issued when the run first started reading; deletions judge only older ones. */
   seen_fence: ColumnType<string | null, string | null | undefined, string | null>;
   /** When a later successful full run made this run's seen-set useless and it was dropped. */

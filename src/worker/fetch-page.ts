@@ -37,6 +37,34 @@ export function backoffMs(policy: RetryPolicy, attempt: number, random = Math.ra
   return Math.floor(random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1)));
 }
 
+/** Longest wait between two 429s that only the growing floor (not the upstream) asks for. */
+export const MAX_RATE_LIMIT_FLOOR_MS = 60_000;
+
+/**
+ * The wait before retrying the n-th 429 in a row (1-based): the upstream's Retry-After, but no
+ * less than a floor that doubles with each 429 in a row. An upstream that keeps answering 429 with
+ * `Retry-After: 0`, a second, or no header at all is not honoured by retrying at that pace
+ * forever: the floor grows from `baseDelayMs` to a minute.
+ */
+export function rateLimitWaitMs(policy: RetryPolicy, hits: number, retryAfterSec: number | undefined): number {
+  const floor = Math.min(MAX_RATE_LIMIT_FLOOR_MS, policy.baseDelayMs * 2 ** (hits - 1));
+  return Math.max(floor, (retryAfterSec ?? 0) * 1000);
+}
+
+/** The wait before retrying the n-th other retryable failure: backoff, or the upstream's Retry-After (a 503's) when longer. */
+function failureWaitMs(policy: RetryPolicy, failures: number, retryAfterSec: number | undefined): number {
+  return Math.min(policy.maxRateLimitWaitMs, Math.max(backoffMs(policy, failures), (retryAfterSec ?? 0) * 1000));
+}
+
+/**
+ * A rate limit whose wait a shutdown cut short: the same error, asking for what was left of the
+ * wait, so the job is parked until then instead of the next worker calling the upstream at once.
+ */
+function interruptedRateLimit(e: AppError, remainingMs: number): AppError {
+  const retryAfterSec = Math.max(0, Math.ceil(remainingMs / 1000));
+  return new AppError('rate_limited', e.message, { retryable: true, retryAfterSec, cause: e, ...(e.upstreamStatus === undefined ? {} : { upstreamStatus: e.upstreamStatus }) });
+}
+
 /** Calls the runtime until a page arrives or the error is not worth retrying. */
 export async function fetchPage(
   runtime: ConnectorRuntime,
@@ -45,27 +73,30 @@ export async function fetchPage(
 ): Promise<RuntimePage> {
   const policy = opts.policy ?? DEFAULT_RETRY;
   let failures = 0;
+  let rateLimits = 0;
   let rateLimitedMs = 0;
+  const aborted = (): boolean => opts.signal?.aborted === true;
   for (;;) {
     try {
       // The shutdown signal only cuts waits short: a page in flight is finished and checkpointed.
       return await runtime.execute(call);
     } catch (e) {
-      if (!isAppError(e) || !e.retryable || opts.signal?.aborted === true) throw e;
+      if (!isAppError(e) || !e.retryable || aborted()) throw e;
       let wait: number;
       if (e.code === 'rate_limited') {
-        // `Retry-After: 0` (or a date already past) still waits a little and counts against the
-        // budget: taken literally it would retry back to back, forever.
-        wait = Math.max(policy.baseDelayMs, (e.retryAfterSec ?? 1) * 1000);
+        rateLimits += 1;
+        wait = rateLimitWaitMs(policy, rateLimits, e.retryAfterSec);
         rateLimitedMs += wait;
         if (rateLimitedMs > policy.maxRateLimitWaitMs) throw e;
       } else {
         failures += 1;
         if (failures >= policy.maxAttempts) throw e;
-        wait = backoffMs(policy, failures);
+        wait = failureWaitMs(policy, failures, e.retryAfterSec);
       }
       opts.onRetry?.(e, wait);
+      const started = performance.now();
       await sleep(wait, opts.signal);
+      if (aborted()) throw e.code === 'rate_limited' ? interruptedRateLimit(e, wait - (performance.now() - started)) : e;
     }
   }
 }

@@ -5,7 +5,7 @@ import { DelayedError, UnrecoverableError, WaitingError, type Job } from 'bullmq
 export const THROTTLE_DELAY_MS = 2_000;
 import { errorLog, isAppError } from '../errors.js';
 import { transientDbError } from '../store/db-errors.js';
-import { getRun } from '../store/runs-repo.js';
+import { getRun, msSinceProgress } from '../store/runs-repo.js';
 import { rateLimitDeferral, syncJobSchema, type SyncJob } from './jobs.js';
 import { failRun } from './run-failure.js';
 import { executeRun, type SyncDeps } from './sync-runner.js';
@@ -28,10 +28,10 @@ export function syncProcessor(deps: SyncDeps, signal?: AbortSignal) {
       if (thrown instanceof DelayedError || thrown instanceof WaitingError) throw thrown;
       // A database restart or deadlock mid-run is retried from the checkpoint like an upstream 5xx.
       const e = transientDbError(thrown) ?? thrown;
-      const defer = signal?.aborted === true ? null : rateLimitDeferral(e, job.data.rateLimitedMs ?? 0);
+      // Also on shutdown: the next worker must not call an upstream that asked us to wait.
+      const defer = isAppError(e) && e.code === 'rate_limited' ? rateLimitDeferral(e, (await msSinceProgress(deps.db, runId).catch(() => null)) ?? 0) : null;
       if (defer !== null) {
         log.warn({ err: errorLog(e), waitMs: defer }, 'upstream rate limit outlasts the in-run wait: run deferred to its Retry-After, no attempt spent');
-        await job.updateData({ ...job.data, rateLimitedMs: (job.data.rateLimitedMs ?? 0) + defer });
         await job.moveToDelayed(Date.now() + defer, token);
         throw new DelayedError();
       }

@@ -40,9 +40,29 @@ describe.each(backends)('rate-limit deferral on the %s queue backend', (queue) =
     const job = await h.deps.syncQueue.getJob(syncJobId(run!.id));
     // One attempt made, the one that succeeded: the deferrals spent none (a retry would count each).
     expect(job?.attemptsMade).toBe(1);
-    expect(job?.data.rateLimitedMs).toBe(4_000);
     expect(final.pages).toBe(3);
     await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
-    expect(h.logs.join('')).toContain('run deferred to its Retry-After');
+    expect(h.logs.join('').split('run deferred to its Retry-After').length - 1).toBe(2);
+  });
+
+  it('a shutdown during a Retry-After wait parks the run for the rest of it: the next worker does not call early', async () => {
+    await worker.close();
+    // This time the whole Retry-After fits in the page's wait, so the worker sleeps through it in process.
+    const patient = { concurrency: 2, retryPolicy: { ...DEFAULT_RETRY, maxRateLimitWaitMs: 60_000 } };
+    worker = startWorker(h.deps, patient);
+    const before = h.sandbox.faults.callsFor('payments', 'customers');
+    h.sandbox.faults.arm({ kind: 'status', status: 429, retryAfterSec: 3, count: 1, afterCalls: 1, connectorType: 'payments', entity: 'customers' });
+    const [run] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
+    while (h.sandbox.faults.callsFor('payments', 'customers') < before + 2) await new Promise((r) => setTimeout(r, 20));
+    const limitedAt = Date.now();
+    await worker.close(); // SIGTERM's path: cuts the in-process wait short
+    worker = startWorker(h.deps, patient);
+    const final = await h.waitRun(run!.id, 60_000);
+    expect(final.status, JSON.stringify(final.error)).toBe('succeeded');
+    // The rest of the 3 s went by in the queue, not in a second call straight after the shutdown.
+    expect(Date.now() - limitedAt).toBeGreaterThanOrEqual(2_500);
+    expect(h.sandbox.faults.callsFor('payments', 'customers')).toBe(before + 4);
+    expect((await h.deps.syncQueue.getJob(syncJobId(run!.id)))?.attemptsMade).toBe(1);
+    await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
   });
 });

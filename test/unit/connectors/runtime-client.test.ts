@@ -43,6 +43,17 @@ describe('HttpConnectorRuntime', () => {
     expect([e.code, e.retryable, e.retryAfterSec, e.upstreamStatus]).toEqual(['rate_limited', true, 7, 429]);
   });
 
+  it('a 429 without a readable Retry-After leaves the wait to the caller; a 503 carries its Retry-After', async () => {
+    for (const header of [undefined, 'soon']) {
+      answer = (res) => { res.writeHead(429, header === undefined ? {} : { 'retry-after': header }); res.end('{}'); };
+      const e = await failure(client().execute(call));
+      expect([header, e.code, e.retryAfterSec]).toEqual([header, 'rate_limited', undefined]);
+    }
+    answer = (res) => { res.writeHead(503, { 'retry-after': '30' }); res.end('maintenance'); };
+    const e = await failure(client().execute(call));
+    expect([e.code, e.retryable, e.retryAfterSec]).toEqual(['upstream_error', true, 30]);
+  });
+
   it('5xx is retryable; 401 is not and keeps the upstream message', async () => {
     answer = (res) => { res.writeHead(503); res.end('down'); };
     expect((await failure(client().execute(call))).retryable).toBe(true);
