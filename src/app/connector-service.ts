@@ -10,7 +10,7 @@ import { AppError } from '../errors.js';
 import { searchTarget } from '../search/target.js';
 import { insertConnector, findConnector, type Connector } from '../store/connectors-repo.js';
 import { sealJson } from '../store/crypto.js';
-import { ensureEntityStates, listEntityStates } from '../store/entity-state-repo.js';
+import { ensureEntityStates, listEntityStates, setNextRun } from '../store/entity-state-repo.js';
 import type { Principal } from '../store/tokens-repo.js';
 import { requestSync } from '../worker/request-sync.js';
 import { upsertSchedule } from '../worker/schedules.js';
@@ -88,9 +88,13 @@ export function replicatedEntities(connector: Pick<Connector, 'connectorType' | 
  */
 const SCHEDULE_TIMEOUT_MS = 10_000;
 
-/** Creates or updates the connector's job scheduler, or fails `unavailable` when the queue does not answer in time. */
+/**
+ * Creates or updates the connector's job scheduler, or fails `unavailable` when the queue does
+ * not answer in time; the entities show the next tick at once, not only after the first one.
+ */
 export async function scheduleConnector(deps: Deps, connector: Connector): Promise<void> {
-  await within(upsertSchedule(deps.scheduleQueue, connector), SCHEDULE_TIMEOUT_MS, () => new AppError('unavailable', 'the schedule queue did not answer; try again', { retryable: true, retryAfterSec: 5 }));
+  const next = await within(upsertSchedule(deps.scheduleQueue, connector), SCHEDULE_TIMEOUT_MS, () => new AppError('unavailable', 'the schedule queue did not answer; try again', { retryable: true, retryAfterSec: 5 }));
+  if (next !== null) await setNextRun(deps.db, connector.id, next);
 }
 
 /** Creates a connector and queues its first sync; returns it with entity status. */

@@ -89,3 +89,8 @@ export async function listEntityStates(db: Db, connectorId: string): Promise<Ent
 export async function getEntityState(db: Db, connectorId: string, entity: string): Promise<EntityStateRow | null> {
   return (await db.selectFrom('entity_state').selectAll().where('connector_id', '=', connectorId).where('entity', '=', entity).executeTakeFirst()) ?? null;
 }
+
+/** Records when the connector's schedule ticks next, on each of its entities (null: not scheduled). */
+export async function setNextRun(db: Db, connectorId: string, at: Date | null): Promise<void> {
+  await db.updateTable('entity_state').set({ next_run_at: at }).where('connector_id', '=', connectorId).execute();
+}

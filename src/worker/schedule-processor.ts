@@ -3,9 +3,10 @@ import type { Job } from 'bullmq';
 import { replicatedEntities } from '../app/connector-service.js';
 import type { Deps } from '../app/deps.js';
 import { findConnector, type Connector } from '../store/connectors-repo.js';
+import { setNextRun } from '../store/entity-state-repo.js';
 import { pruneRuns } from '../store/runs-repo.js';
 import { requestSync } from './request-sync.js';
-import { removeSchedule, scheduleJobSchema, scheduledMode, schedulerId, skipConflicts, type ScheduleJob } from './schedules.js';
+import { nextTick, removeSchedule, scheduleJobSchema, scheduledMode, skipConflicts, type ScheduleJob } from './schedules.js';
 
 /** Queues one run per replicated entity, as a tick does (an entity with an active run keeps it); returns how many. */
 export async function syncAsScheduled(deps: Deps, connector: Connector): Promise<number> {
@@ -31,10 +32,8 @@ export function scheduleProcessor(deps: Deps) {
     const started = await syncAsScheduled(deps, connector);
     const pruned = await pruneRuns(deps.db, connector.id, deps.config.runRetentionDays);
     if (pruned > 0) deps.logger.info({ connector: connector.id, pruned }, 'old runs pruned');
-    const next = (await deps.scheduleQueue.getJobScheduler(schedulerId(connector.id)))?.next;
-    if (next !== undefined) {
-      await deps.db.updateTable('entity_state').set({ next_run_at: new Date(next) }).where('connector_id', '=', connector.id).execute();
-    }
+    const next = await nextTick(deps.scheduleQueue, connector.id);
+    if (next !== null) await setNextRun(deps.db, connector.id, next);
     return started;
   };
 }

@@ -32,8 +32,8 @@ export function repeatOf(schedule: unknown): { every: number } | { pattern: stri
 
 export const schedulerId = (connectorId: string): string => `connector:${connectorId}`;
 
-/** Creates or updates the connector's scheduler (safe to call any number of times). */
-export async function upsertSchedule(queue: Queue<ScheduleJob>, connector: Connector, now = Date.now()): Promise<void> {
+/** Creates or updates the connector's scheduler (safe to call any number of times); returns when it ticks next, if the queue says. */
+export async function upsertSchedule(queue: Queue<ScheduleJob>, connector: Connector, now = Date.now()): Promise<Date | null> {
   const repeat = repeatOf(connector.replicationConfig.schedule);
   // An interval scheduler would tick at once; creation and resume already start what is needed.
   const opts = 'every' in repeat ? { ...repeat, startDate: now + repeat.every } : repeat;
@@ -42,6 +42,13 @@ export async function upsertSchedule(queue: Queue<ScheduleJob>, connector: Conne
     data: { connectorId: connector.id },
     opts: { removeOnComplete: { count: 100 }, removeOnFail: { count: 100 } },
   });
+  return nextTick(queue, connector.id);
+}
+
+/** When the connector's scheduler ticks next; null when it has none. */
+export async function nextTick(queue: Queue<ScheduleJob>, connectorId: string): Promise<Date | null> {
+  const next = (await queue.getJobScheduler(schedulerId(connectorId)))?.next;
+  return next === undefined || next === null ? null : new Date(next);
 }
 
 export async function removeSchedule(queue: Queue<ScheduleJob>, connectorId: string): Promise<void> {
