@@ -3,6 +3,7 @@ import type { Worker } from 'bullmq';
 import type { Deps } from '../app/deps.js';
 import { SYNC_QUEUE, type SyncJob } from './jobs.js';
 import type { RetryPolicy } from './fetch-page.js';
+import { restoreSchedules } from './restore-schedules.js';
 import { scheduleProcessor } from './schedule-processor.js';
 import { SCHEDULE_QUEUE, type ScheduleJob } from './schedules.js';
 import { syncProcessor } from './sync-processor.js';
@@ -29,12 +30,17 @@ export function startWorker(deps: Deps, opts: { concurrency?: number; lockMs?: n
   worker.on('error', (e) => deps.logger.error({ err: { message: e.message } }, 'worker error'));
   const scheduler = deps.queues.worker<ScheduleJob>(SCHEDULE_QUEUE, scheduleProcessor(deps), { concurrency: 2 });
   scheduler.on('error', (e) => deps.logger.error({ err: { message: e.message } }, 'schedule worker error'));
+  // In the background: a worker consumes jobs at once, whatever the number of connectors.
+  const restoring = restoreSchedules(deps).then(
+    (n) => n > 0 && deps.logger.warn({ restored: n }, 'schedulers missing from the queue were recreated for active connectors'),
+    (e: unknown) => deps.logger.error({ err: { message: (e as Error).message } }, 'could not check the connectors\' schedulers; the next worker start tries again'),
+  );
   return {
     worker,
     scheduler,
     close: async () => {
       shutdown.abort();
-      await Promise.all([worker.close(), scheduler.close()]);
+      await Promise.all([worker.close(), scheduler.close(), restoring]);
     },
   };
 }
