@@ -57,8 +57,9 @@ function failureWaitMs(policy: RetryPolicy, failures: number, retryAfterSec: num
 }
 
 /**
- * A rate limit whose wait a shutdown cut short: the same error, asking for what was left of the
- * wait, so the job is parked until then instead of the next worker calling the upstream at once.
+ * A rate limit the job is to wait out in the queue: the same error, asking for `remainingMs` (what
+ * a shutdown left of the wait, or the floor's wait past the page's budget), so the job is parked
+ * that long instead of the next worker calling the upstream at once.
  */
 function interruptedRateLimit(e: AppError, remainingMs: number): AppError {
   const retryAfterSec = Math.max(0, Math.ceil(remainingMs / 1000));
@@ -87,7 +88,8 @@ export async function fetchPage(
         rateLimits += 1;
         wait = rateLimitWaitMs(policy, rateLimits, e.retryAfterSec);
         rateLimitedMs += wait;
-        if (rateLimitedMs > policy.maxRateLimitWaitMs) throw e;
+        // Parked in the queue instead, for at least the wait the floor had reached.
+        if (rateLimitedMs > policy.maxRateLimitWaitMs) throw wait > (e.retryAfterSec ?? 0) * 1000 ? interruptedRateLimit(e, wait) : e;
       } else {
         failures += 1;
         if (failures >= policy.maxAttempts) throw e;

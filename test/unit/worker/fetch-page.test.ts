@@ -23,7 +23,8 @@ describe('fetchPage rate limits', () => {
       const rt = failing(() => new AppError('rate_limited', 'slow down', { retryable: true, upstreamStatus: 429, ...(retryAfterSec === undefined ? {} : { retryAfterSec }) }));
       const policy = { ...DEFAULT_RETRY, baseDelayMs: 20, maxRateLimitWaitMs: 200 };
       const waits: number[] = [];
-      await expect(fetchPage(rt, call, { policy, onRetry: (_e, ms) => waits.push(ms) })).rejects.toMatchObject({ code: 'rate_limited' });
+      // The job is then parked for at least the wait the floor had reached (160 ms, asked as 1 s).
+      await expect(fetchPage(rt, call, { policy, onRetry: (_e, ms) => waits.push(ms) })).rejects.toMatchObject({ code: 'rate_limited', retryAfterSec: 1 });
       // 20 + 40 + 80 fit the 200 ms budget; the fourth (160) would not: a bounded, slowing loop.
       expect([retryAfterSec, waits, rt.calls]).toEqual([retryAfterSec, [20, 40, 80], 4]);
     }
