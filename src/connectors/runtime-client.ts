@@ -64,14 +64,12 @@ function toError(res: RawResponse): AppError {
   const message = upstreamMessage(res);
   const opts = { upstreamStatus: res.status };
   if (res.status === 429) {
-    const retryAfterSec = retryAfterSeconds(res.retryAfter);
-    return new AppError('rate_limited', `upstream rate limit: ${message}`, { ...opts, retryable: true, ...(retryAfterSec === undefined ? {} : { retryAfterSec }) });
+    return new AppError('rate_limited', `upstream rate limit: ${message}`, { ...opts, retryable: true, retryAfterSec: retryAfterSeconds(res.retryAfter) });
   }
   // 408 (request timeout) and 425 (too early) say "try again", like a 5xx.
   if (res.status >= 500 || res.status === 408 || res.status === 425) {
     // A 503 may say when to come back; the page's backoff waits at least that long.
-    const retryAfterSec = retryAfterSeconds(res.retryAfter);
-    return new AppError('upstream_error', `upstream ${res.status}: ${message}`, { ...opts, retryable: true, ...(retryAfterSec === undefined ? {} : { retryAfterSec }) });
+    return new AppError('upstream_error', `upstream ${res.status}: ${message}`, { ...opts, retryable: true, retryAfterSec: retryAfterSeconds(res.retryAfter) });
   }
   return new AppError('upstream_error', `upstream ${res.status}: ${message}`, opts);
 }

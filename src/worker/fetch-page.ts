@@ -61,9 +61,8 @@ function failureWaitMs(policy: RetryPolicy, failures: number, retryAfterSec: num
  * a shutdown left of the wait, or the floor's wait past the page's budget), so the job is parked
  * that long instead of the next worker calling the upstream at once.
  */
-function interruptedRateLimit(e: AppError, remainingMs: number): AppError {
-  const retryAfterSec = Math.max(0, Math.ceil(remainingMs / 1000));
-  return new AppError('rate_limited', e.message, { retryable: true, retryAfterSec, cause: e, ...(e.upstreamStatus === undefined ? {} : { upstreamStatus: e.upstreamStatus }) });
+function parkedRateLimit(e: AppError, remainingMs: number): AppError {
+  return new AppError('rate_limited', e.message, { retryable: true, retryAfterSec: Math.max(0, Math.ceil(remainingMs / 1000)), cause: e, upstreamStatus: e.upstreamStatus });
 }
 
 /** Calls the runtime until a page arrives or the error is not worth retrying. */
@@ -88,8 +87,8 @@ export async function fetchPage(
         rateLimits += 1;
         wait = rateLimitWaitMs(policy, rateLimits, e.retryAfterSec);
         rateLimitedMs += wait;
-        // Parked in the queue instead, for at least the wait the floor had reached.
-        if (rateLimitedMs > policy.maxRateLimitWaitMs) throw wait > (e.retryAfterSec ?? 0) * 1000 ? interruptedRateLimit(e, wait) : e;
+        // Parked in the queue instead, for the wait (never under the upstream's Retry-After).
+        if (rateLimitedMs > policy.maxRateLimitWaitMs) throw parkedRateLimit(e, wait);
       } else {
         failures += 1;
         if (failures >= policy.maxAttempts) throw e;
@@ -98,7 +97,7 @@ export async function fetchPage(
       opts.onRetry?.(e, wait);
       const started = performance.now();
       await sleep(wait, opts.signal);
-      if (aborted()) throw e.code === 'rate_limited' ? interruptedRateLimit(e, wait - (performance.now() - started)) : e;
+      if (aborted()) throw e.code === 'rate_limited' ? parkedRateLimit(e, wait - (performance.now() - started)) : e;
     }
   }
 }

@@ -6,9 +6,9 @@
  */
 import pLimit from 'p-limit';
 import type { Deps } from '../app/deps.js';
+import { scheduleConnector } from '../app/connector-service.js';
 import { listConnectors, type ConnectorsKey } from '../store/connectors-repo.js';
-import { setNextRun } from '../store/entity-state-repo.js';
-import { schedulerId, upsertSchedule } from './schedules.js';
+import { schedulerId } from './schedules.js';
 
 const PAGE = 500;
 
@@ -24,8 +24,7 @@ export async function restoreSchedules(deps: Deps, concurrency = 8): Promise<num
       active.map((c) =>
         limit(async () => {
           if ((await deps.scheduleQueue.getJobScheduler(schedulerId(c.id))) !== undefined) return;
-          const tick = await upsertSchedule(deps.scheduleQueue, c);
-          if (tick !== null) await setNextRun(deps.db, c.id, tick);
+          await scheduleConnector(deps, c);
           restored += 1;
         }),
       ),
