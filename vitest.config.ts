@@ -15,7 +15,7 @@ export default defineConfig({
           name: 'integration',
           include: ['test/integration/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['test/integration/global-setup.ts'],
+          globalSetup: ['test/integration/global-setup.ts', 'test/integration/opensearch-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // Integration files share one Postgres and one Redis; run them one at a time so the

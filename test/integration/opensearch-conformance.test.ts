@@ -1,13 +1,11 @@
 /**
  * The conformance table (test/conformance) and random queries on a REAL OpenSearch, compared
- * with the reference evaluator: ids in order, scores, paging. Runs when OPENSEARCH_URL is set
- * or a Docker engine answers (an `opensearchproject/opensearch:2` container, security off);
- * otherwise it is skipped with one loud line. See docs/opensearch.md.
+ * with the reference evaluator: ids in order, scores, paging. The cluster comes from
+ * opensearch-setup.ts (OPENSEARCH_URL, a container, or the local node). See docs/opensearch.md.
  */
 import { randomUUID } from 'node:crypto';
 import { Client } from '@opensearch-project/opensearch';
 import fc from 'fast-check';
-import type { StartedTestContainer } from 'testcontainers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectSearchable } from '../../src/search/doc.js';
 import type { SearchTarget } from '../../src/search/dsl/ast.js';
@@ -15,31 +13,18 @@ import { parseSearchParams } from '../../src/search/dsl/parse.js';
 import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
 import { evaluateSearch } from '../../src/search/reference/evaluate.js';
 import { projectDoc } from '../../src/search/reference/project.js';
-import { dockerAvailable } from '../../src/services/local-services.js';
 import type { Db } from '../../src/store/db.js';
 import { dataset, filter, sort } from '../conformance/arbitraries.js';
 import { cases } from '../conformance/cases.js';
 import { records, target } from '../conformance/dataset.js';
 import { collect, referencePage, type PageFn } from '../conformance/run-case.js';
+import { deleteIndexes, realOpenSearch, testPrefix } from './helpers/real-opensearch.js';
 
-const envUrl = process.env.OPENSEARCH_URL;
-const useDocker = envUrl === undefined && (await dockerAvailable());
-const enabled = envUrl !== undefined || useDocker;
-if (!enabled) console.warn('SKIPPING OpenSearch conformance: OPENSEARCH_URL unset and no Docker engine');
+const url = realOpenSearch('OpenSearch conformance');
 
 /** The OpenSearch backend keeps nothing in Postgres: it never touches the handle. */
 const db = undefined as unknown as Db;
 type Rec = { id: string; doc: Record<string, unknown> };
-
-async function startOpenSearch(): Promise<StartedTestContainer> {
-  const { GenericContainer, Wait } = await import('testcontainers');
-  return new GenericContainer('opensearchproject/opensearch:2')
-    .withEnvironment({ 'discovery.type': 'single-node', DISABLE_SECURITY_PLUGIN: 'true', DISABLE_INSTALL_DEMO_CONFIG: 'true', OPENSEARCH_JAVA_OPTS: '-Xms512m -Xmx512m' })
-    .withExposedPorts(9200)
-    .withWaitStrategy(Wait.forHttp('/_cluster/health?wait_for_status=yellow', 9200).forStatusCode(200))
-    .withStartupTimeout(240_000)
-    .start();
-}
 
 /** Ships records as the indexer would (searchable projection, one version) under a connector. */
 async function load(backend: OpenSearchBackend, t: SearchTarget, connectorId: string, recs: readonly Rec[], version = '2'): Promise<void> {
@@ -61,17 +46,14 @@ function pageFn(backend: OpenSearchBackend, t: SearchTarget, connectorId: string
   };
 }
 
-describe.skipIf(!enabled)('OpenSearch backend = conformance table and reference evaluator', () => {
-  const prefix = `syncdex-test-${randomUUID().slice(0, 8)}-`;
-  let container: StartedTestContainer | undefined;
+describe.skipIf(url === null)('OpenSearch backend = conformance table and reference evaluator', () => {
+  const prefix = testPrefix();
   let client: Client;
   let backend: OpenSearchBackend;
   let page: PageFn;
 
   beforeAll(async () => {
-    container = useDocker ? await startOpenSearch() : undefined;
-    const url = envUrl ?? `http://${container?.getHost()}:${container?.getMappedPort(9200)}`;
-    client = new Client({ node: url });
+    client = new Client({ node: url as string });
     backend = new OpenSearchBackend({ client, prefix, refresh: true, layout: { shards: 2, replicas: 0 } });
     const connector = randomUUID();
     await load(backend, target, connector, records);
@@ -85,11 +67,9 @@ describe.skipIf(!enabled)('OpenSearch backend = conformance table and reference 
   }, 300_000);
 
   afterAll(async () => {
-    // By name: clusters may refuse wildcard deletes (action.destructive_requires_name).
-    const made = await client?.indices.get({ index: `${prefix}*` }).catch(() => null);
-    for (const index of Object.keys(made?.body ?? {})) await client.indices.delete({ index }).catch(() => undefined);
-    await client?.close();
-    await container?.stop();
+    if (client === undefined) return;
+    await deleteIndexes(client, prefix);
+    await client.close();
   }, 120_000);
 
   for (const c of cases) {
