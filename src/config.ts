@@ -15,6 +15,8 @@ const schema = z
     REDIS_URL: optionalUrl,
     OPENSEARCH_URL: optionalUrl,
     SEARCH_BACKEND: z.enum(['postgres', 'opensearch']).optional(),
+    /** Prepended to index and alias names: several deployments (or test runs) on one cluster. */
+    OPENSEARCH_INDEX_PREFIX: z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'lower-case letters, digits, _ and - only, not first (1-64)').default(''),
     QUEUE_BACKEND: z.enum(['redis', 'postgres']).optional(),
     /** BullMQ key prefix: deployments sharing one Redis need their own (job ids are per database). */
     QUEUE_PREFIX: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . - only (1-64)').default('bull'),
@@ -70,6 +72,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   readonly opensearchUrl: string | undefined;
   readonly searchBackend: 'postgres' | 'opensearch';
+  /** Prepended to OpenSearch index and alias names. */
+  readonly opensearchIndexPrefix: string;
   readonly queueBackend: 'redis' | 'postgres';
   readonly queuePrefix: string;
   readonly runtimeUrl: string | undefined;
@@ -113,6 +117,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: e.REDIS_URL,
     opensearchUrl: e.OPENSEARCH_URL,
     searchBackend: e.SEARCH_BACKEND ?? (e.OPENSEARCH_URL !== undefined ? 'opensearch' : 'postgres'),
+    opensearchIndexPrefix: e.OPENSEARCH_INDEX_PREFIX,
     queueBackend: e.QUEUE_BACKEND ?? (e.REDIS_URL !== undefined ? 'redis' : 'postgres'),
     queuePrefix: e.QUEUE_PREFIX,
     runtimeUrl: e.CONNECTOR_RUNTIME_URL,

@@ -76,7 +76,7 @@ function need<T>(value: T | undefined, name: string, hint: string): T {
 function searchBackend(config: Config): SearchBackend {
   if (config.searchBackend === 'opensearch') {
     const node = need(config.opensearchUrl, 'OPENSEARCH_URL', 'the OpenSearch cluster, e.g. http://localhost:9200');
-    return new OpenSearchBackend({ client: new OpenSearchClient({ node }) });
+    return new OpenSearchBackend({ client: new OpenSearchClient({ node }), prefix: config.opensearchIndexPrefix });
   }
   return new PostgresSearchBackend({ timeoutMs: config.searchTimeoutMs });
 }

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { executeRun } from '../../src/worker/sync-runner.js';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { realOpenSearch } from './helpers/real-opensearch.js';
 
 const OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'like', 'fuzzy', 'keyword', 'contains', 'any', 'not', 'and', 'or', 'nope', ''];
 const PATHS = ['email', 'name', 'balance', 'created', 'address', 'address.city', 'metadata.plan', 'preferred_locales', 'delinquent', 'nope', '', '.', 'a..b', '__proto__', 'constructor', 'email.x'];
@@ -25,14 +27,21 @@ const params = fc.oneof(
   fc.record({ query: fc.oneof(json, fc.record({ filter, sort: fc.oneof(json, fc.array(fc.dictionary(fc.constantFrom(...PATHS), fc.oneof(json, fc.constantFrom('asc', 'desc'))), { maxLength: 10 })) }, { requiredKeys: [] })), limit: json, cursor: json, fields: json, extra: json }, { requiredKeys: [] }),
 );
 
-describe('fuzzing search params through the HTTP endpoint', () => {
+const backends: ('postgres' | 'opensearch')[] = ['postgres'];
+if (realOpenSearch('HTTP search fuzzing on OpenSearch') !== null) backends.push('opensearch');
+
+describe.each(backends)('fuzzing search params through the HTTP endpoint (%s)', (search) => {
   let h: Harness;
   let token: string;
   let id: string;
   beforeAll(async () => {
-    h = await startHarness({ worker: false });
+    h = await startHarness({ worker: false, search });
     token = await h.token();
     id = (await h.createConnector(token)).id;
+    // Records to search: valid requests reach the backend with data behind them.
+    const [first] = await h.runsOf(id);
+    expect(await executeRun(h.deps, first!.id)).toBe('succeeded');
+    await h.refresh();
   });
   afterAll(async () => h?.close());
 

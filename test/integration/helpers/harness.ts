@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
  * worker and API app, plus helpers to create connectors and wait for runs.
  */
 import { Writable } from 'node:stream';
+import { Client } from '@opensearch-project/opensearch';
 import type { FastifyInstance } from 'fastify';
 import { expect, inject } from 'vitest';
 import { buildDeps, type Deps } from '../../../src/app/deps.js';
@@ -18,6 +19,7 @@ import { createToken, ensureOrganization } from '../../../src/store/tokens-repo.
 import { startWorker, type RunningWorker } from '../../../src/worker/start-worker.js';
 import { executeRun } from '../../../src/worker/sync-runner.js';
 import { migratedDatabase } from './fresh-db.js';
+import { deleteIndexes, testPrefix } from './real-opensearch.js';
 
 /** A running stack for tests. */
 export interface Harness {
@@ -32,7 +34,17 @@ export interface Harness {
   createConnector(token: string, body?: Record<string, unknown>): Promise<{ id: string }>;
   waitRun(runId: string, timeoutMs?: number): Promise<SyncRunRow>;
   runsOf(connectorId: string): Promise<SyncRunRow[]>;
+  /** Makes everything shipped so far searchable (OpenSearch refreshes every second by itself). */
+  refresh(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The environment of a harness searching with this run's real OpenSearch, and its cleanup. */
+function openSearchEnv(): { env: Record<string, string>; client: Client; prefix: string } {
+  const url = inject('opensearchUrl');
+  if (url === null) throw new Error(`this test needs OpenSearch: ${inject('opensearchMissing')}`);
+  const prefix = testPrefix();
+  return { env: { SEARCH_BACKEND: 'opensearch', OPENSEARCH_URL: url, OPENSEARCH_INDEX_PREFIX: prefix }, client: new Client({ node: url }), prefix };
 }
 
 /** Options: queue backend and whether a worker runs. */
@@ -44,6 +56,8 @@ export interface HarnessOptions {
   readonly env?: Record<string, string>;
   /** Lock of in-process workers (how fast a dead worker's job is resumed). */
   readonly lockMs?: number;
+  /** Search backend; `opensearch` uses this run's real cluster under an index prefix of its own. */
+  readonly search?: 'postgres' | 'opensearch';
 }
 
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
@@ -53,8 +67,9 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const logs: string[] = [];
   const sink = new Writable({ write: (chunk, _enc, cb) => (logs.push(String(chunk)), cb()) });
   const redisUrl = inject('redisUrl');
+  const os = opts.search === 'opensearch' ? openSearchEnv() : null;
   // Whole-list reads unless a test asks for time slices: many tests count pages and calls exactly.
-  const env: Record<string, string> = { DATABASE_URL: url, CONNECTOR_RUNTIME_URL: sb.url, QUEUE_BACKEND: opts.queue ?? 'postgres', LOG_LEVEL: 'info', SYNC_TIME_SLICES: '1', ...(opts.queue === 'redis' && redisUrl !== null ? { REDIS_URL: redisUrl, QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}` } : {}), ...opts.env };
+  const env: Record<string, string> = { DATABASE_URL: url, CONNECTOR_RUNTIME_URL: sb.url, QUEUE_BACKEND: opts.queue ?? 'postgres', LOG_LEVEL: 'info', SYNC_TIME_SLICES: '1', ...(opts.queue === 'redis' && redisUrl !== null ? { REDIS_URL: redisUrl, QUEUE_PREFIX: `t${randomBytes(4).toString('hex')}` } : {}), ...os?.env, ...opts.env };
   const deps = buildDeps(loadConfig(env), { ephemeralSecrets: true, logger: createLogger('info', sink) });
   const app = buildApi(deps);
   await app.ready();
@@ -86,11 +101,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       }
     },
     runsOf: (connectorId) => deps.db.selectFrom('sync_runs').selectAll().where('connector_id', '=', connectorId).orderBy('id').execute(),
+    refresh: async () => void (await os?.client.indices.refresh({ index: `${os.prefix}*` })),
     close: async () => {
       await h.worker?.close();
       await app.close();
       await deps.close();
       await sb.close();
+      if (os !== null) await deleteIndexes(os.client, os.prefix), await os.client.close();
     },
   };
   return h;
