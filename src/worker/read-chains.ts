@@ -4,7 +4,7 @@
  */
 import pLimit from 'p-limit';
 import type { EntityDef } from '../connectors/catalog/types.js';
-import { boundSeconds, firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams, withDerivedFields } from '../connectors/planner.js';
+import { boundSeconds, firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams, withDerivedFields, type Partition } from '../connectors/planner.js';
 import type { RuntimePage } from '../connectors/runtime-client.js';
 import { AppError, errorLog, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -12,6 +12,7 @@ import type { PageRecord } from '../store/records-repo.js';
 import type { RunCheckpoint } from '../store/schema.js';
 import { BatchWriter } from './batch-writer.js';
 import { fetchPage } from './fetch-page.js';
+import { listMissing, type GonePartitions } from './gone-partitions.js';
 import { PageCycleGuard, pageFingerprint } from './page-cycle.js';
 import { prepareRecords, RunNotRunning, writePage } from './page-writer.js';
 import type { RunContext, SyncDeps } from './run-context.js';
@@ -37,12 +38,24 @@ function trackCursor(ctx: RunContext, records: readonly Record<string, unknown>[
   }
 }
 
-function fetchOne(deps: SyncDeps, ctx: RunContext, params: Record<string, unknown>): Promise<RuntimePage> {
+/**
+ * A page's 404: a get read answers for one record, so it says the record is gone (a full run then
+ * tombstones it); a child list answers it when its parent was deleted since the run planned its
+ * partitions (null: an empty partition, see gone-partitions.ts). Any other 404 fails the run.
+ */
+async function on404(ctx: RunContext, state: ChainState, partition: Partition, e: AppError): Promise<RuntimePage | null> {
+  if (readCall(ctx.entity).action === 'get') return { data: null, meta: {} };
+  if (!(await state.gone.isGone(partition))) throw listMissing(e, ctx.entity, partition);
+  ctx.log.warn({ partition, err: errorLog(e) }, 'child list answered 404 and its parent is no longer listed: read as an empty partition');
+  return null;
+}
+
+/** A page of `partition`, or null when the partition is gone with its parent. */
+function fetchOne(deps: SyncDeps, ctx: RunContext, state: ChainState, partition: Partition, params: Record<string, unknown>): Promise<RuntimePage | null> {
   const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params: runtimeParams(ctx.connectorDef, ctx.entity, params) };
   const fetched = fetchPage(deps.runtime, call, { ...(deps.retryPolicy === undefined ? {} : { policy: deps.retryPolicy }), signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ err: errorLog(e), waitMs }, e.message) });
-  // A get read answers for one record: a 404 says it is gone, which a full run then tombstones.
-  const p = call.action !== 'get' ? fetched : fetched.catch((e: unknown) => {
-    if (isAppError(e) && e.upstreamStatus === 404) return { data: null, meta: {} };
+  const p = fetched.catch((e: unknown) => {
+    if (isAppError(e) && e.upstreamStatus === 404) return on404(ctx, state, partition, e);
     throw e;
   });
   // Prefetched pages may fail while the current page is written; the failure surfaces when awaited.
@@ -61,10 +74,11 @@ function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
   }, deps.maxBatchRecords, overlapWrites ? 2 : 1);
 }
 
-/** Shared by the chains of one run: pages read so far and the first failure. */
+/** Shared by the chains of one run: pages read so far, the first failure, partitions gone with their parent. */
 interface ChainState {
   pages: number;
   failure: { error: unknown } | null;
+  readonly gone: GonePartitions;
 }
 
 /**
@@ -73,21 +87,22 @@ interface ChainState {
  */
 async function readChain(deps: SyncDeps, ctx: RunContext, progress: RunProgress, writer: BatchWriter, claim: PartitionClaim, since: number | undefined, state: ChainState): Promise<void> {
   const cap = deps.maxPagesPerRun ?? 1_000_000;
-  let params: Record<string, unknown> = claim.page ?? firstPageParams(ctx.entity, ctx.partitions[claim.index] ?? {}, since);
-  let pending: Promise<RuntimePage> | null = fetchOne(deps, ctx, params);
+  const partition = ctx.partitions[claim.index] ?? {};
+  let params: Record<string, unknown> = claim.page ?? firstPageParams(ctx.entity, partition, since);
+  let pending: Promise<RuntimePage | null> | null = fetchOne(deps, ctx, state, partition, params);
   const cycle = new PageCycleGuard();
   while (pending !== null && state.failure === null) {
     if (ctx.signal?.aborted === true) throw new AppError('unavailable', 'worker shutting down; the run resumes from its checkpoint', { retryable: true });
     if (++state.pages > cap) throw new AppError('upstream_error', `page cap of ${cap} reached; stopping a runaway sync`);
-    const page = await pending;
-    const raw = recordsOf(ctx.entity, page.data);
+    const page: RuntimePage | null = await pending;
+    const raw: Record<string, unknown>[] = page === null ? [] : recordsOf(ctx.entity, page.data);
     const records = toPageRecords(ctx.entity, raw, ctx.log);
     const fingerprint = pageFingerprint(records);
     if (fingerprint !== null && cycle.repeats(fingerprint)) {
       throw new AppError('upstream_error', `paging of ${ctx.entity.name} returned a page it had returned before (at ${JSON.stringify(params).slice(0, 200)}); stopping a runaway sync`);
     }
-    const next = nextPageParams(ctx.entity, params, { records: raw, meta: page.meta });
-    pending = next === null ? null : fetchOne(deps, ctx, next);
+    const next: Record<string, unknown> | null = page === null ? null : nextPageParams(ctx.entity, params, { records: raw, meta: page.meta });
+    pending = next === null ? null : fetchOne(deps, ctx, state, partition, next);
     trackCursor(ctx, raw);
     progress.advance(claim.index, next);
     const checkpoint: RunCheckpoint = { ...progress.snapshot(), maxCursor: ctx.maxCursor, partitions: ctx.partitions, ...(ctx.readFrom === null ? {} : { readFrom: ctx.readFrom }) };
@@ -102,9 +117,9 @@ async function readChain(deps: SyncDeps, ctx: RunContext, progress: RunProgress,
  * read are written with their checkpoint even when a fetch fails or the worker shuts down, so a
  * retry never reads them again.
  */
-export async function readPartitions(deps: SyncDeps, ctx: RunContext, progress: RunProgress, since: number | undefined, pagesSoFar: number): Promise<number | false> {
+export async function readPartitions(deps: SyncDeps, ctx: RunContext, progress: RunProgress, since: number | undefined, pagesSoFar: number, gone: GonePartitions): Promise<number | false> {
   const writer = batchWriter(deps, ctx);
-  const state: ChainState = { pages: pagesSoFar, failure: null };
+  const state: ChainState = { pages: pagesSoFar, failure: null, gone };
   const limit = pLimit(deps.partitionConcurrency ?? 2);
   const chains = Array.from({ length: progress.remaining() }, () =>
     limit(async () => {

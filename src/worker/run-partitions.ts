@@ -40,10 +40,9 @@ async function saveCheckpoint(db: Kysely<DB>, run: { id: string; attempts: numbe
   await db.updateTable('sync_runs').set({ checkpoint: JSON.stringify(checkpoint) }).where('id', '=', run.id).where('status', 'in', ['queued', 'running']).where('attempts', '=', run.attempts).execute();
 }
 
-/** The run's partitions: from its checkpoint, else resolved now and saved there before any page. */
-export async function runPartitions(src: PartitionSource, run: { id: string; attempts: number }, cp: RunCheckpoint): Promise<Partition[]> {
-  if (Array.isArray(cp.partitions)) return cp.partitions;
-  const rc: ReadContext = {
+/** How the run reads parents (and probes time ranges) through the runtime. */
+export function readContextOf(src: PartitionSource): ReadContext {
+  return {
     runtime: src.runtime,
     connector: src.connector,
     credentials: src.credentials,
@@ -52,6 +51,12 @@ export async function runPartitions(src: PartitionSource, run: { id: string; att
     ...(src.maxPages === undefined ? {} : { maxPages: src.maxPages }),
     onRetry: (e, waitMs) => src.log.warn({ err: errorLog(e), waitMs }, e.message),
   };
+}
+
+/** The run's partitions: from its checkpoint, else resolved now and saved there before any page. */
+export async function runPartitions(src: PartitionSource, run: { id: string; attempts: number }, cp: RunCheckpoint): Promise<Partition[]> {
+  if (Array.isArray(cp.partitions)) return cp.partitions;
+  const rc = readContextOf(src);
   let partitions = await resolvePartitions(rc, src.entity);
   const whole = partitions.length === 1 && Object.keys(partitions[0] ?? {}).length === 0;
   if (whole && src.mode === 'full' && (src.timeSlices ?? 1) > 1) {

@@ -14,10 +14,11 @@ import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-st
 import { clearSeen, countLive, dropSupersededSeen, lockEntity, tombstoneUnseen } from '../store/records-repo.js';
 import { claimRun, finishRun, getRun, lockOwnedRun, touchRun } from '../store/runs-repo.js';
 import type { SyncRunRow } from '../store/schema.js';
+import { GonePartitions } from './gone-partitions.js';
 import { RunNotRunning } from './page-writer.js';
 import { readPartitions } from './read-chains.js';
 import type { RunContext, SyncDeps } from './run-context.js';
-import { runPartitions } from './run-partitions.js';
+import { readContextOf, runPartitions } from './run-partitions.js';
 import { readFromOf, savedCursor } from './saved-cursor.js';
 import { RunProgress } from './run-progress.js';
 
@@ -129,10 +130,12 @@ async function readRun(deps: SyncDeps, ctx: RunContext, run: SyncRunRow): Promis
   ctx.shipper.poke();
   const cp = run.checkpoint ?? { partition: 0, page: null };
   const since = await sinceFor(deps, ctx);
-  const partitions = await runPartitions(partitionSource(deps, ctx, since), run, cp);
+  const source = partitionSource(deps, ctx, since);
+  const partitions = await runPartitions(source, run, cp);
   ctx.partitions = partitions;
   ctx.log.info({ mode: run.mode, partitions: partitions.length, resumeAt: { partition: cp.partition, page: cp.page }, attempt: run.attempts }, 'sync run started');
-  return readPartitions(deps, ctx, new RunProgress(cp, partitions.length), since, run.pages);
+  const gone = new GonePartitions(readContextOf(source), ctx.entity);
+  return readPartitions(deps, ctx, new RunProgress(cp, partitions.length), since, run.pages, gone);
 }
 
 async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal): Promise<RunOutcome> {
