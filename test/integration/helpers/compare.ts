@@ -54,6 +54,7 @@ export async function searchAllIds(h: Harness, token: string, connectorId: strin
 export async function expectIndexEqualsStore(h: Harness, token: string, connectorId: string, entity: string): Promise<void> {
   const store = await storeRows(h, connectorId, entity);
   const live = [...store.entries()].filter(([, r]) => !r.deleted).map(([id]) => id).sort();
+  await h.refresh();
   const found = await searchAllIds(h, token, connectorId, entity);
   expect(new Set(found).size, 'duplicate hits').toBe(found.length);
   expect([...found].sort()).toEqual(live);
