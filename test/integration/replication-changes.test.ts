@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replayRun, triggerSync } from '../../src/app/operations.js';
 import { expectIndexEqualsStore, expectStoreEqualsSandbox, storeRows } from './helpers/compare.js';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { realOpenSearch } from './helpers/real-opensearch.js';
 
-describe('changes between runs: incremental, then full reconciles', () => {
+const backends: ('postgres' | 'opensearch')[] = ['postgres'];
+if (realOpenSearch('changes reaching the OpenSearch index') !== null) backends.push('opensearch');
+
+describe.each(backends)('changes between runs: incremental, then full reconciles (search on %s)', (search) => {
   let h: Harness;
   let token: string;
   let id: string;
@@ -19,7 +23,7 @@ describe('changes between runs: incremental, then full reconciles', () => {
   };
 
   beforeAll(async () => {
-    h = await startHarness();
+    h = await startHarness({ search });
     h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 700 });
     token = await h.token();
     id = (await h.createConnector(token)).id;
@@ -72,6 +76,7 @@ describe('changes between runs: incremental, then full reconciles', () => {
     expect(after).toEqual(before);
     const rows = await storeRows(h, id, 'customers');
     for (const x of died) expect(rows.get(x)?.deleted).toBe(true);
+    await expectIndexEqualsStore(h, token, id, 'customers');
   });
 
   it('a deleted record that comes back is revived with a new version', async () => {

@@ -1,8 +1,11 @@
 /** Assertions that the store, the sandbox and the search index agree exactly. */
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
 import { getConnectorDef, getEntityDef } from '../../../src/connectors/catalog/index.js';
 import { recordIdOf, withDerivedFields } from '../../../src/connectors/planner.js';
+import { searchTarget } from '../../../src/search/target.js';
+import { projectDoc } from '../../../src/search/reference/project.js';
 import type { Harness } from './harness.js';
 
 /** Live and tombstoned rows of one connector entity, by record id. */
@@ -31,31 +34,45 @@ export async function expectStoreEqualsSandbox(h: Harness, connectorId: string, 
   expect(stale.map(([id]) => id), 'records whose stored version differs from the sandbox').toEqual([]);
 }
 
-/** Pages through `search` with no filter and returns every hit id. */
-export async function searchAllIds(h: Harness, token: string, connectorId: string, entity: string): Promise<string[]> {
-  const ids: string[] = [];
+type Hit = { id: string; data: Record<string, unknown> };
+
+/** Pages through `search` with no filter and returns every hit (`fields` as the API takes them). */
+export async function searchAll(h: Harness, token: string, connectorId: string, entity: string, fields?: unknown): Promise<Hit[]> {
+  const hits: Hit[] = [];
   let cursor: string | null = null;
   do {
     const res = await h.app.inject({
       method: 'POST',
       url: `/api/v1/integrations/connectors/${connectorId}/execute`,
       headers: { authorization: `Bearer ${token}` },
-      payload: { entity, action: 'search', params: { query: {}, limit: 10000, fields: ['id'], ...(cursor === null ? {} : { cursor }) } },
+      payload: { entity, action: 'search', params: { query: {}, limit: 10000, ...(fields === undefined ? {} : { fields }), ...(cursor === null ? {} : { cursor }) } },
     });
     expect(res.statusCode, res.body).toBe(200);
-    const body = res.json() as { hits: { id: string }[]; next_cursor: string | null };
-    ids.push(...body.hits.map((x) => x.id));
+    const body = res.json() as { hits: Hit[]; next_cursor: string | null };
+    hits.push(...body.hits);
     cursor = body.next_cursor;
   } while (cursor !== null);
-  return ids;
+  return hits;
 }
 
-/** The index answers with exactly the store's live records, each once. */
+/** Pages through `search` with no filter and returns every hit id. */
+export async function searchAllIds(h: Harness, token: string, connectorId: string, entity: string): Promise<string[]> {
+  return (await searchAll(h, token, connectorId, entity, ['id'])).map((x) => x.id);
+}
+
+/**
+ * The index answers with exactly the store's live records, each once, each with the content the
+ * store has now (an update that never reached the index, or a resurrected older version, differs).
+ */
 export async function expectIndexEqualsStore(h: Harness, token: string, connectorId: string, entity: string): Promise<void> {
   const store = await storeRows(h, connectorId, entity);
   const live = [...store.entries()].filter(([, r]) => !r.deleted).map(([id]) => id).sort();
   await h.refresh();
-  const found = await searchAllIds(h, token, connectorId, entity);
-  expect(new Set(found).size, 'duplicate hits').toBe(found.length);
-  expect([...found].sort()).toEqual(live);
+  const found = await searchAll(h, token, connectorId, entity);
+  expect(new Set(found.map((x) => x.id)).size, 'duplicate hits').toBe(found.length);
+  expect(found.map((x) => x.id).sort()).toEqual(live);
+  const connector = await h.deps.db.selectFrom('connectors').select('connector_type').where('id', '=', connectorId).executeTakeFirstOrThrow();
+  const target = searchTarget(connector.connector_type, entity);
+  const stale = found.filter((x) => !isDeepStrictEqual(x.data, projectDoc(target, null, store.get(x.id)?.data ?? {})));
+  expect(stale.map((x) => x.id), 'hits whose content differs from the store').toEqual([]);
 }
