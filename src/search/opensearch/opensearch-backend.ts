@@ -152,6 +152,9 @@ export class OpenSearchBackend implements SearchBackend {
     await createIndex(this.client, next, target, this.layout);
     this.remember(next, target);
     await ship(next);
+    // What was shipped becomes searchable before the alias points at it; otherwise searches
+    // answer with nothing until the next periodic refresh (seen on a real engine: 0 hits).
+    await this.client.indices.refresh({ index: next }).catch((e: unknown) => Promise.reject(toAppError(e, 'refreshing the new index', `index ${next}`)));
     // Read just before the swap: a first ensureIndex may have created and aliased generation 1
     // while this was shipping, and the alias must leave every other index.
     const previous = (await aliasIndexes(this.client, alias)).filter((i) => i !== next);
