@@ -1,22 +1,23 @@
 /**
- * The OpenSearch shipper and page writes, on a real Postgres: a slow bulk request must not hold
- * the entity's page writes (they would wait for the engine on every page), and two shippers of
- * one entity must never send at once (an older version could land after a newer delete).
- * OpenSearch is the recording HTTP server of the backend's unit tests, with bulk requests held
- * until the test lets them through.
+ * The OpenSearch shipper and page writes, on a real Postgres and the real engine: a slow bulk
+ * request must not hold the entity's page writes (they would wait for the engine on every page),
+ * and two shippers of one entity must never send at once (an older version could land after a
+ * newer delete). A proxy in front of the engine holds bulk requests until the test lets them through.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
 import { shipAll } from '../../src/search/indexer.js';
-import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
 import { searchTarget } from '../../src/search/target.js';
 import { lockEntity, upsertPage } from '../../src/store/records-repo.js';
 import { getWatermark } from '../../src/store/watermarks-repo.js';
-import { fakeOpenSearch, ndjsonLines, type FakeOpenSearch, type Recorded, type Reply } from '../unit/search/opensearch/fake-http.js';
+import { ndjsonLines } from '../unit/search/opensearch/fake-http.js';
+import { expectIndexEqualsStore } from './helpers/compare.js';
 import { startHarness, type Harness } from './helpers/harness.js';
+import { openSearchProxy, type OpenSearchProxy, type ProxiedRequest } from './helpers/opensearch-proxy.js';
+import { realOpenSearch } from './helpers/real-opensearch.js';
 
-const ALIAS = 'payments__customers';
-const INDEX = `${ALIAS}__1`;
 const TARGET = searchTarget('payments', 'customers');
+const url = realOpenSearch('shipping locks on OpenSearch');
 
 /** Resolves once `cond` holds, polling; fails loudly after `ms`. */
 async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
@@ -27,9 +28,10 @@ async function until(cond: () => boolean, what: string, ms = 20_000): Promise<vo
   }
 }
 
-describe('shipping to OpenSearch and page writes', () => {
+describe.skipIf(url === null)('shipping to OpenSearch and page writes', () => {
   let h: Harness;
-  let os: FakeOpenSearch;
+  let proxy: OpenSearchProxy;
+  let token: string;
   let gate: Promise<void> = Promise.resolve();
   let open: () => void = () => undefined;
   let inFlight = 0;
@@ -41,32 +43,32 @@ describe('shipping to OpenSearch and page writes', () => {
     gate = new Promise((r) => (open = r));
   };
 
-  const answer = async (req: Recorded): Promise<Reply> => {
-    if (req.method === 'GET' && req.path === `/_alias/${ALIAS}`) return { status: 200, body: { [INDEX]: { aliases: { [ALIAS]: {} } } } };
-    if (req.method === 'GET' && req.path === `/${INDEX}`) return { status: 200, body: { [INDEX]: { settings: { index: { uuid: 'uuid-1' } } } } };
-    if (req.path !== '/_bulk') return { status: 200, body: { acknowledged: true } };
+  /** Bulk requests wait at the gate, counted and recorded, then go to the engine. */
+  const hold = async (req: ProxiedRequest): Promise<undefined> => {
+    if (req.path !== '/_bulk') return undefined;
     inFlight += 1;
     maxInFlight = Math.max(maxInFlight, inFlight);
     await gate;
     inFlight -= 1;
-    const actions = ndjsonLines(req.body).filter((l): l is Record<string, { _id: string }> => typeof l === 'object' && l !== null && ('index' in l || 'delete' in l));
-    const items = actions.map((a) => {
-      const [op, meta] = Object.entries(a)[0] as [string, { _id: string }];
-      if (op === 'index') indexed.push(meta._id);
-      return { [op]: { _index: INDEX, _id: meta._id, status: 201, result: 'created' } };
-    });
-    return { status: 200, body: { took: 1, errors: false, items } };
+    for (const line of ndjsonLines(req.body)) {
+      if (typeof line === 'object' && line !== null && 'index' in line) indexed.push((line as { index: { _id: string } }).index._id);
+    }
+    return undefined;
   };
 
   beforeAll(async () => {
-    h = await startHarness({ worker: false });
-    os = await fakeOpenSearch(answer);
+    proxy = await openSearchProxy(inject('opensearchUrl') as string);
+    proxy.intercept = hold;
+    h = await startHarness({ worker: false, search: 'opensearch', env: { OPENSEARCH_URL: proxy.url } });
+    token = await h.token();
   });
   afterAll(async () => {
     open();
-    await os?.close();
     await h?.close();
+    await proxy?.close();
   });
+
+  const watermark = async (connectorId: string): Promise<string | null> => getWatermark(h.deps.db, (await h.deps.backend.liveIndex(h.deps.db, TARGET)) as string, connectorId, 'customers');
 
   /** One page write as the worker does it on a shipping backend: under the exclusive entity lock. */
   const writeRecords = (connectorId: string, from: number, n: number): Promise<unknown> =>
@@ -82,8 +84,8 @@ describe('shipping to OpenSearch and page writes', () => {
   };
 
   it('a page write is not held up by a bulk request in flight, and the next ship picks it up', async () => {
-    const deps = { ...h.deps, backend: new OpenSearchBackend({ client: os.client, backoffMs: 1, maxRetries: 1, sleep: async () => undefined }) };
-    const { id } = await h.createConnector(await h.token());
+    const deps = h.deps;
+    const { id } = await h.createConnector(token);
     await writeRecords(id, 0, 50);
     indexed.length = 0;
     closeGate();
@@ -99,12 +101,13 @@ describe('shipping to OpenSearch and page writes', () => {
     expect(await first).toBe(50);
     expect(await shipAll(deps, id, TARGET)).toBe(50);
     expect(new Set(indexed).size).toBe(100);
-    expect(await getWatermark(h.deps.db, INDEX, id, 'customers')).toBe(await maxVersion(id));
+    expect(await watermark(id)).toBe(await maxVersion(id));
+    await expectIndexEqualsStore(h, token, id, 'customers');
   });
 
   it('two shippers of one entity take turns: never two bulk requests at once, no document sent twice', async () => {
-    const deps = { ...h.deps, backend: new OpenSearchBackend({ client: os.client, backoffMs: 1, maxRetries: 1, sleep: async () => undefined }) };
-    const { id } = await h.createConnector(await h.token());
+    const deps = h.deps;
+    const { id } = await h.createConnector(token);
     await writeRecords(id, 0, 120);
     indexed.length = 0;
     maxInFlight = 0;
@@ -118,6 +121,7 @@ describe('shipping to OpenSearch and page writes', () => {
     expect(maxInFlight).toBe(1);
     expect(shipped.reduce((a, b) => a + b, 0)).toBe(120);
     expect(indexed).toHaveLength(120);
-    expect(await getWatermark(h.deps.db, INDEX, id, 'customers')).toBe(await maxVersion(id));
+    expect(await watermark(id)).toBe(await maxVersion(id));
+    await expectIndexEqualsStore(h, token, id, 'customers');
   });
 });
