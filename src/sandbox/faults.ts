@@ -3,7 +3,7 @@ export interface FaultSpec {
   readonly kind: 'status' | 'slow' | 'truncated';
   /** HTTP status for `status` faults (429, 500, 401, ...). */
   readonly status?: number;
-  /** Retry-After seconds sent with a 429. */
+  /** Retry-After seconds sent with a 429 (default 1) or a 503 (default none). */
   readonly retryAfterSec?: number;
   /** Delay before answering, for `slow`. */
   readonly delayMs?: number;

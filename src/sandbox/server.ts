@@ -51,7 +51,9 @@ async function applyFault(f: FaultSpec, res: http.ServerResponse): Promise<boole
     return true;
   }
   const status = f.status ?? 500;
-  const headers: Record<string, string> = status === 429 ? { 'retry-after': String(f.retryAfterSec ?? 1) } : {};
+  // A 429 always says when to come back; a 503 (maintenance) only when the fault says so.
+  const retryAfter = status === 429 ? (f.retryAfterSec ?? 1) : status === 503 ? f.retryAfterSec : undefined;
+  const headers: Record<string, string> = retryAfter === undefined ? {} : { 'retry-after': String(retryAfter) };
   const code = status === 429 ? 'rate_limited' : status === 401 ? 'unauthorized' : status >= 500 ? 'upstream_error' : 'invalid_request';
   send(res, status, { error: { code, message: f.message ?? `injected ${status}` } }, headers);
   return true;

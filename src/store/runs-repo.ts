@@ -173,6 +173,12 @@ export async function lockOwnedRun(db: Db, id: string, attempt: number): Promise
   return row !== undefined;
 }
 
+/** Whether this execution still owns the run (running, at `attempt`); no lock, for polling. */
+export async function ownsRun(db: Db, id: string, attempt: number): Promise<boolean> {
+  const row = await db.selectFrom('sync_runs').select('id').where('id', '=', id).where('status', '=', 'running').where('attempts', '=', attempt).executeTakeFirst();
+  return row !== undefined;
+}
+
 /** Proves an execution is alive while it waits (429s, backoffs, partition discovery) between pages. */
 export async function touchRun(db: Db, id: string, attempt: number): Promise<void> {
   await db

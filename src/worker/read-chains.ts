@@ -50,10 +50,16 @@ async function on404(ctx: RunContext, state: ChainState, partition: Partition, e
   return null;
 }
 
+/** Before a page waits out a 429 or a backoff: a cancel or pause meanwhile must end the wait. */
+function onWait(ctx: RunContext, e: AppError, waitMs: number): void {
+  ctx.stop.waiting(waitMs);
+  ctx.log.warn({ err: errorLog(e), waitMs }, e.message);
+}
+
 /** A page of `partition`, or null when the partition is gone with its parent. */
 function fetchOne(deps: SyncDeps, ctx: RunContext, state: ChainState, partition: Partition, params: Record<string, unknown>): Promise<RuntimePage | null> {
   const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params: runtimeParams(ctx.connectorDef, ctx.entity, params) };
-  const fetched = fetchPage(deps.runtime, call, { ...(deps.retryPolicy === undefined ? {} : { policy: deps.retryPolicy }), signal: ctx.signal, onRetry: (e, waitMs) => ctx.log.warn({ err: errorLog(e), waitMs }, e.message) });
+  const fetched = fetchPage(deps.runtime, call, { ...(deps.retryPolicy === undefined ? {} : { policy: deps.retryPolicy }), signal: ctx.signal, onRetry: (e, waitMs) => onWait(ctx, e, waitMs) });
   const p = fetched.catch((e: unknown) => {
     if (isAppError(e) && e.upstreamStatus === 404) return on404(ctx, state, partition, e);
     throw e;

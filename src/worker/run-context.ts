@@ -11,6 +11,7 @@ import type { Keyring } from '../store/crypto.js';
 import type { DB } from '../store/db.js';
 import type { SyncRunRow } from '../store/schema.js';
 import type { RetryPolicy } from './fetch-page.js';
+import type { RunStop } from './run-stop.js';
 
 /** What a run needs. */
 export interface SyncDeps {
@@ -45,7 +46,9 @@ export interface RunContext {
   readonly entity: EntityDef;
   readonly credentials: Record<string, unknown>;
   readonly log: Logger;
-  readonly signal: AbortSignal | undefined;
+  /** Aborts on the worker's shutdown, or when an operator stopped the run while it waited. */
+  readonly signal: AbortSignal;
+  readonly stop: RunStop;
   maxCursor: number | null;
   /** The saved cursor never passes this (unix seconds): when the pages behind the checkpoint began to be read. */
   readonly readFrom: number | null;

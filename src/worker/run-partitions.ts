@@ -30,6 +30,8 @@ export interface PartitionSource {
   readonly mode?: 'full' | 'incremental';
   /** The run's lower time bound (start_date, or the incremental cursor). */
   readonly since?: number | undefined;
+  /** Told before each wait (429, backoff) of a read, so a stop can cut it short. */
+  readonly onWait?: (ms: number) => void;
 }
 
 /**
@@ -49,7 +51,10 @@ export function readContextOf(src: PartitionSource): ReadContext {
     config: src.config,
     signal: src.signal,
     ...(src.maxPages === undefined ? {} : { maxPages: src.maxPages }),
-    onRetry: (e, waitMs) => src.log.warn({ err: errorLog(e), waitMs }, e.message),
+    onRetry: (e, waitMs) => {
+      src.onWait?.(waitMs);
+      src.log.warn({ err: errorLog(e), waitMs }, e.message);
+    },
   };
 }
 

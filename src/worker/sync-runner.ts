@@ -21,6 +21,7 @@ import type { RunContext, SyncDeps } from './run-context.js';
 import { readContextOf, runPartitions } from './run-partitions.js';
 import { readFromOf, savedCursor } from './saved-cursor.js';
 import { RunProgress } from './run-progress.js';
+import { RunStop } from './run-stop.js';
 
 export type { SyncDeps } from './run-context.js';
 
@@ -60,7 +61,7 @@ async function finishSuccess(deps: SyncDeps, ctx: RunContext): Promise<void> {
   await shipAll(deps, connector.id, searchTarget(connector.connectorType, run.entity));
 }
 
-async function loadContext(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal): Promise<RunContext> {
+async function loadContext(deps: SyncDeps, run: SyncRunRow, stop: RunStop): Promise<RunContext> {
   const connector = await findConnector(deps.db, run.connector_id);
   if (connector === null) throw new AppError('not_found', `connector ${run.connector_id} no longer exists`);
   const connectorDef = getConnectorDef(connector.connectorType);
@@ -70,14 +71,15 @@ async function loadContext(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal
   const log = deps.logger.child({ connector: connector.id, entity: run.entity, runId: run.id });
   const maxCursor = typeof run.checkpoint?.maxCursor === 'number' ? run.checkpoint.maxCursor : null;
   const shipper = new BackgroundShipper(deps, connector.id, searchTarget(connector.connectorType, run.entity));
-  return { run, connector, connectorDef, entity, credentials, log, signal, maxCursor, readFrom: readFromOf(run), partitions: [], shipper, lookup: lookupFields(entity) };
+  return { run, connector, connectorDef, entity, credentials, log, signal: stop.signal, stop, maxCursor, readFrom: readFromOf(run), partitions: [], shipper, lookup: lookupFields(entity) };
 }
 
 function partitionSource(deps: SyncDeps, ctx: RunContext, since: number | undefined): Parameters<typeof runPartitions>[0] {
   const { connectorDef, entity, credentials, log, signal } = ctx;
   const cap = deps.maxPagesPerRun === undefined ? {} : { maxPages: deps.maxPagesPerRun };
   const slicing = { timeSlices: deps.timeSlices ?? 1, mode: ctx.run.mode, since };
-  return { db: deps.db, runtime: deps.runtime, connector: connectorDef, entity, credentials, config: ctx.connector.replicationConfig, log, signal, ...cap, ...slicing };
+  const onWait = (ms: number): void => ctx.stop.waiting(ms);
+  return { db: deps.db, runtime: deps.runtime, connector: connectorDef, entity, credentials, config: ctx.connector.replicationConfig, log, signal, onWait, ...cap, ...slicing };
 }
 
 /** Runs (or resumes) a sync run to its end. Throws AppErrors; the job wrapper decides retries. */
@@ -91,10 +93,12 @@ export async function executeRun(deps: SyncDeps, runId: string, signal?: AbortSi
   const run = claim.run;
   claimed.attempt = run.attempts;
   const beat = heartbeat(deps, run);
+  const stop = new RunStop(deps.db, run, signal);
   try {
-    return await executeClaimed(deps, run, signal);
+    return await executeClaimed(deps, run, stop);
   } finally {
     clearInterval(beat);
+    stop.close();
   }
 }
 
@@ -138,8 +142,8 @@ async function readRun(deps: SyncDeps, ctx: RunContext, run: SyncRunRow): Promis
   return readPartitions(deps, ctx, new RunProgress(cp, partitions.length), since, run.pages, gone);
 }
 
-async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSignal): Promise<RunOutcome> {
-  const ctx = await loadContext(deps, run, signal);
+async function executeClaimed(deps: SyncDeps, run: SyncRunRow, stop: RunStop): Promise<RunOutcome> {
+  const ctx = await loadContext(deps, run, stop);
   // Cancelled since the claim: the entity must not be left saying `updating` for a dead run.
   const owned = await deps.db.transaction().execute(async (tx) => {
     if (!(await lockOwnedRun(tx, run.id, run.attempts))) return false;
@@ -151,6 +155,10 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, signal?: AbortSig
   try {
     pages = await readRun(deps, ctx, run);
     if (pages === false) return 'stopped';
+  } catch (e) {
+    // Stopped while it waited: what the cut wait threw (a 429 to park, a 503) is moot.
+    if (stop.stopped) return 'stopped';
+    throw e;
   } finally {
     // Whatever happened, pages already written reach the index before the job ends.
     await ctx.shipper.drain().catch((e: unknown) => ctx.log.warn({ err: errorLog(e) }, 'index shipping failed; the next run ships it'));
