@@ -25,6 +25,17 @@ export interface LocalOpenSearchOptions {
   readonly onLog?: (line: string) => void;
   /** How long to wait for the build and the start, each. */
   readonly timeoutMs?: number;
+  /** Data and logs here, kept by stop() (a restart on the same data); default: a temp dir, removed. */
+  readonly home?: string;
+  /** Fixed HTTP port (a restart answering at the same URL); default: a free one. */
+  readonly httpPort?: number;
+}
+
+/** A node of this process: stop() ends it cleanly, kill() like a crash (SIGKILL). */
+export interface LocalOpenSearch extends ProvidedService {
+  readonly home: string;
+  readonly httpPort: number;
+  kill(): Promise<void>;
 }
 
 function which(bin: string): string | null {
@@ -128,15 +139,16 @@ function waitStarted(child: ChildProcess, logFile: string, timeoutMs: number, on
   });
 }
 
-/** Starts one node on free loopback ports; stop() ends it by pid and removes its temp dir. */
-export async function startLocalOpenSearch(opts: LocalOpenSearchOptions = {}): Promise<ProvidedService> {
+/** Starts one node on loopback ports; stop() ends it by pid and removes its temp dir. */
+export async function startLocalOpenSearch(opts: LocalOpenSearchOptions = {}): Promise<LocalOpenSearch> {
   const java = findJava();
   if (java === null) throw new Error('local OpenSearch: Java is not installed (apt-get install -y openjdk-17-jre-headless)');
   const timeoutMs = opts.timeoutMs ?? 180_000;
   await buildLocalOpenSearch();
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'syncdex-opensearch-'));
-  fs.mkdirSync(path.join(home, 'tmp'));
-  const [httpPort, transportPort] = [await freePort(), await freePort()];
+  const home = opts.home ?? fs.mkdtempSync(path.join(os.tmpdir(), 'syncdex-opensearch-'));
+  const temporary = opts.home === undefined;
+  fs.mkdirSync(path.join(home, 'tmp'), { recursive: true });
+  const [httpPort, transportPort] = [opts.httpPort ?? (await freePort()), await freePort()];
   const heap = `${opts.heapMb ?? 768}m`;
   const classpath = `${path.join(PROJECT, 'target', 'classes')}${path.delimiter}${fs.readFileSync(CLASSPATH_FILE, 'utf8').trim()}`;
   const args = [`-Xms${heap}`, `-Xmx${heap}`, '-XX:+UseG1GC', '-Djava.awt.headless=true', '-Dfile.encoding=UTF-8', '-Dlog4j2.formatMsgNoLookups=true', `-Djava.io.tmpdir=${path.join(home, 'tmp')}`, '-cp', classpath, 'dev.syncdex.localopensearch.LocalNode', home, String(httpPort), String(transportPort), '--exit-on-stdin-close'];
@@ -144,26 +156,33 @@ export async function startLocalOpenSearch(opts: LocalOpenSearchOptions = {}): P
   running.add(child);
   if (running.size === 1) process.on('exit', killRunning);
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const removeHome = (): void => void (temporary && fs.rmSync(home, { recursive: true, force: true }));
   try {
     const url = await waitStarted(child, path.join(home, 'console.log'), timeoutMs, opts.onLog);
-    return { url, source: 'local', stop: () => stopNode(child, exited, home) };
+    return {
+      url,
+      source: 'local',
+      home,
+      httpPort,
+      stop: async () => (await endNode(child, exited, 'SIGTERM'), removeHome()),
+      kill: () => endNode(child, exited, 'SIGKILL'),
+    };
   } catch (e) {
     running.delete(child);
-    fs.rmSync(home, { recursive: true, force: true });
+    removeHome();
     throw e;
   }
 }
 
-async function stopNode(child: ChildProcess, exited: Promise<void>, home: string): Promise<void> {
+async function endNode(child: ChildProcess, exited: Promise<void>, signal: 'SIGTERM' | 'SIGKILL'): Promise<void> {
   if (child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGTERM');
-    const killed = await Promise.race([exited.then(() => true), sleep(30_000, false, { ref: false })]);
-    if (!killed) child.kill('SIGKILL'), await exited;
+    child.kill(signal);
+    const ended = await Promise.race([exited.then(() => true), sleep(30_000, false, { ref: false })]);
+    if (!ended) child.kill('SIGKILL'), await exited;
   }
   running.delete(child);
   // Our end of its stdin is a handle of this process: left open, it keeps the process alive.
   child.stdin?.destroy();
-  fs.rmSync(home, { recursive: true, force: true });
 }
 
 async function startContainerOpenSearch(): Promise<ProvidedService> {
