@@ -3,6 +3,7 @@ import { isAppError } from '../errors.js';
 import { catalogCommand } from './commands/catalog.js';
 import { connectorsCommand } from './commands/connectors.js';
 import { demoCommand } from './commands/demo.js';
+import { opensearchCommand } from './commands/opensearch.js';
 import { operatorCommand } from './commands/operators.js';
 import { replayCommand, runsCommand } from './commands/runs.js';
 import { searchCommand } from './commands/search.js';
@@ -29,6 +30,7 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   reset: operatorCommand('reset'),
   reindex: operatorCommand('reindex'),
   tokens: tokensCommand,
+  opensearch: opensearchCommand,
 };
 
 const USAGE = `usage: syncdex <command> [options]
@@ -48,6 +50,7 @@ const USAGE = `usage: syncdex <command> [options]
   cancel <run> | pause <connector> | resume <connector>
   resync <connector> <entity> | reset <connector> <entity> | reindex <connector_type> <entity>
   tokens create --org O [--admin] [--label L] | tokens list [--org O] | tokens revoke <token-id>
+  opensearch [--port N] [--heap-mb N] [--build-only]   a local OpenSearch node (Java + Maven): prints its URL, Ctrl-C stops it
 
 Every command that prints data accepts --json. The exit status is 1 when a command fails
 (a run that ends failed or cancelled under --wait included), 2 for a missing or unknown command;
