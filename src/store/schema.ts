@@ -133,6 +133,12 @@ export interface SyncRunSeenBatchesTable {
   record_ids: string[];
 }
 
+/** A connector's upstream asked every call to wait until `until` (migration 0011). */
+export interface ConnectorRateLimitsTable {
+  connector_id: string;
+  until: Timestamp;
+}
+
 export interface SearchIndexesTable {
   name: string;
   connector_type: string;
@@ -164,6 +170,7 @@ export interface DB {
   entity_state: EntityStateTable;
   sync_runs: SyncRunsTable;
   sync_run_seen_batches: SyncRunSeenBatchesTable;
+  connector_rate_limits: ConnectorRateLimitsTable;
   search_indexes: SearchIndexesTable;
   search_aliases: SearchAliasesTable;
   search_watermarks: SearchWatermarksTable;

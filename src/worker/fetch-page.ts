@@ -65,11 +65,19 @@ function parkedRateLimit(e: AppError, remainingMs: number): AppError {
   return new AppError('rate_limited', e.message, { retryable: true, retryAfterSec: Math.max(0, Math.ceil(remainingMs / 1000)), cause: e, upstreamStatus: e.upstreamStatus });
 }
 
+/** The connector-wide side of rate limits (connector-hold.ts): every run of a connector shares its upstream's quota. */
+export interface CallGate {
+  /** Resolves once the connector may be called; throws (a rate limit to park the run) when the hold is long. */
+  beforeCall(): Promise<void>;
+  /** A 429 asked to wait `ms`: holds every call of the connector that long. */
+  rateLimited(ms: number): Promise<void>;
+}
+
 /** Calls the runtime until a page arrives or the error is not worth retrying. */
 export async function fetchPage(
   runtime: ConnectorRuntime,
   call: RuntimeCall,
-  opts: { policy?: RetryPolicy; signal?: AbortSignal; onRetry?: (e: AppError, waitMs: number) => void } = {},
+  opts: { policy?: RetryPolicy; signal?: AbortSignal; onRetry?: (e: AppError, waitMs: number) => void; gate?: CallGate } = {},
 ): Promise<RuntimePage> {
   const policy = opts.policy ?? DEFAULT_RETRY;
   let failures = 0;
@@ -77,6 +85,7 @@ export async function fetchPage(
   let rateLimitedMs = 0;
   const aborted = (): boolean => opts.signal?.aborted === true;
   for (;;) {
+    await opts.gate?.beforeCall();
     try {
       // The shutdown signal only cuts waits short: a page in flight is finished and checkpointed.
       return await runtime.execute(call);
@@ -87,6 +96,7 @@ export async function fetchPage(
         rateLimits += 1;
         wait = rateLimitWaitMs(policy, rateLimits, e.retryAfterSec);
         rateLimitedMs += wait;
+        await opts.gate?.rateLimited(wait);
         // Parked in the queue instead, for the wait (never under the upstream's Retry-After).
         if (rateLimitedMs > policy.maxRateLimitWaitMs) throw parkedRateLimit(e, wait);
       } else {

@@ -24,7 +24,7 @@ import {
 import type { ConnectorRuntime } from '../connectors/runtime-client.js';
 import pLimit from 'p-limit';
 import { AppError } from '../errors.js';
-import { fetchPage, type RetryPolicy } from './fetch-page.js';
+import { fetchPage, type CallGate, type RetryPolicy } from './fetch-page.js';
 
 /** What reading through the runtime needs. */
 export interface ReadContext {
@@ -37,6 +37,8 @@ export interface ReadContext {
   /** Page cap of one partition read (runaway guard). */
   readonly maxPages?: number;
   readonly onRetry?: (e: AppError, waitMs: number) => void;
+  /** The connector's rate-limit hold, shared with every run of it. */
+  readonly gate?: CallGate;
 }
 
 /** Nesting deeper than this is a catalog cycle, not data. */
@@ -49,7 +51,7 @@ type Memo = Map<string, Promise<Partition[] | ParentValue[]>>;
 export async function fetchRecords(rc: ReadContext, entity: EntityDef, params: Record<string, unknown>): Promise<{ records: Record<string, unknown>[]; meta: Record<string, unknown> }> {
   const call = readCall(entity);
   const runtimeCall = { connectorType: rc.connector.key, credentials: rc.credentials, entity: call.entity, action: call.action, params: runtimeParams(rc.connector, entity, params) };
-  const page = await fetchPage(rc.runtime, runtimeCall, { ...(rc.policy === undefined ? {} : { policy: rc.policy }), ...(rc.signal === undefined ? {} : { signal: rc.signal }), ...(rc.onRetry === undefined ? {} : { onRetry: rc.onRetry }) });
+  const page = await fetchPage(rc.runtime, runtimeCall, { ...(rc.policy === undefined ? {} : { policy: rc.policy }), ...(rc.signal === undefined ? {} : { signal: rc.signal }), ...(rc.onRetry === undefined ? {} : { onRetry: rc.onRetry }), ...(rc.gate === undefined ? {} : { gate: rc.gate }) });
   return { records: recordsOf(entity, page.data), meta: page.meta };
 }
 

@@ -10,7 +10,7 @@ import type { Connector } from '../store/connectors-repo.js';
 import type { Keyring } from '../store/crypto.js';
 import type { DB } from '../store/db.js';
 import type { SyncRunRow } from '../store/schema.js';
-import type { RetryPolicy } from './fetch-page.js';
+import type { CallGate, RetryPolicy } from './fetch-page.js';
 import type { RunStop } from './run-stop.js';
 
 /** What a run needs. */
@@ -49,6 +49,8 @@ export interface RunContext {
   /** Aborts on the worker's shutdown, or when an operator stopped the run while it waited. */
   readonly signal: AbortSignal;
   readonly stop: RunStop;
+  /** Waits out the connector's rate-limit hold before each call, and sets it on a 429. */
+  readonly gate: CallGate;
   maxCursor: number | null;
   /** The saved cursor never passes this (unix seconds): when the pages behind the checkpoint began to be read. */
   readonly readFrom: number | null;

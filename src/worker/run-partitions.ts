@@ -11,6 +11,7 @@ import type { ConnectorRuntime } from '../connectors/runtime-client.js';
 import type { Logger } from '../logger.js';
 import type { DB } from '../store/db.js';
 import type { RunCheckpoint } from '../store/schema.js';
+import type { CallGate } from './fetch-page.js';
 import { resolvePartitions, type ReadContext } from './parent-values.js';
 import { sliceByTime } from './time-slices.js';
 
@@ -32,6 +33,7 @@ export interface PartitionSource {
   readonly since?: number | undefined;
   /** Told before each wait (429, backoff) of a read, so a stop can cut it short. */
   readonly onWait?: (ms: number) => void;
+  readonly gate?: CallGate;
 }
 
 /**
@@ -51,6 +53,7 @@ export function readContextOf(src: PartitionSource): ReadContext {
     config: src.config,
     signal: src.signal,
     ...(src.maxPages === undefined ? {} : { maxPages: src.maxPages }),
+    ...(src.gate === undefined ? {} : { gate: src.gate }),
     onRetry: (e, waitMs) => {
       src.onWait?.(waitMs);
       src.log.warn({ err: errorLog(e), waitMs }, e.message);

@@ -14,6 +14,8 @@ import { getEntityState, markRunEnded, markRunStarted } from '../store/entity-st
 import { clearSeen, countLive, dropSupersededSeen, lockEntity, tombstoneUnseen } from '../store/records-repo.js';
 import { claimRun, finishRun, getRun, lockOwnedRun, touchRun } from '../store/runs-repo.js';
 import type { SyncRunRow } from '../store/schema.js';
+import { ConnectorHold } from './connector-hold.js';
+import { DEFAULT_RETRY } from './fetch-page.js';
 import { GonePartitions } from './gone-partitions.js';
 import { RunNotRunning } from './page-writer.js';
 import { readPartitions } from './read-chains.js';
@@ -71,15 +73,16 @@ async function loadContext(deps: SyncDeps, run: SyncRunRow, stop: RunStop): Prom
   const log = deps.logger.child({ connector: connector.id, entity: run.entity, runId: run.id });
   const maxCursor = typeof run.checkpoint?.maxCursor === 'number' ? run.checkpoint.maxCursor : null;
   const shipper = new BackgroundShipper(deps, connector.id, searchTarget(connector.connectorType, run.entity));
-  return { run, connector, connectorDef, entity, credentials, log, signal: stop.signal, stop, maxCursor, readFrom: readFromOf(run), partitions: [], shipper, lookup: lookupFields(entity) };
+  const gate = new ConnectorHold(deps.db, connector.id, stop, deps.retryPolicy ?? DEFAULT_RETRY, log);
+  return { run, connector, connectorDef, entity, credentials, log, signal: stop.signal, stop, gate, maxCursor, readFrom: readFromOf(run), partitions: [], shipper, lookup: lookupFields(entity) };
 }
 
 function partitionSource(deps: SyncDeps, ctx: RunContext, since: number | undefined): Parameters<typeof runPartitions>[0] {
-  const { connectorDef, entity, credentials, log, signal } = ctx;
+  const { connectorDef, entity, credentials, log, signal, gate } = ctx;
   const cap = deps.maxPagesPerRun === undefined ? {} : { maxPages: deps.maxPagesPerRun };
   const slicing = { timeSlices: deps.timeSlices ?? 1, mode: ctx.run.mode, since };
   const onWait = (ms: number): void => ctx.stop.waiting(ms);
-  return { db: deps.db, runtime: deps.runtime, connector: connectorDef, entity, credentials, config: ctx.connector.replicationConfig, log, signal, onWait, ...cap, ...slicing };
+  return { db: deps.db, runtime: deps.runtime, connector: connectorDef, entity, credentials, config: ctx.connector.replicationConfig, log, signal, onWait, gate, ...cap, ...slicing };
 }
 
 /** Runs (or resumes) a sync run to its end. Throws AppErrors; the job wrapper decides retries. */

@@ -16,9 +16,9 @@ export interface WorkerProcess {
  * Spawns `syncdex worker` with the node flags its shebang and the Dockerfile give it;
  * WORKER_NODE_ARGS (e.g. `--cpu-prof`) are added to them.
  */
-export function spawnWorker(env: Record<string, string>): WorkerProcess {
+export function spawnWorker(env: Record<string, string>, concurrency = 2): WorkerProcess {
   const nodeArgs = ['--max-semi-space-size=4', ...(process.env.WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '')];
-  const child = spawn(process.execPath, [...nodeArgs, BIN, 'worker', '--concurrency', '2'], {
+  const child = spawn(process.execPath, [...nodeArgs, BIN, 'worker', '--concurrency', String(concurrency)], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
