@@ -4,6 +4,8 @@ import { markdownTable, saveResults } from './lib/report.js';
 import type { Figure } from './lib/stats.js';
 import { ingestBench } from './ingest.js';
 import { schedulesBench } from './schedules.js';
+import { benchOpenSearch } from './lib/opensearch.js';
+import { openSearchIngestBench } from './opensearch-ingest.js';
 import { searchBench } from './search.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, ingest: { type: 'string' }, memory: { type: 'string' }, search: { type: 'string' }, schedules: { type: 'string' }, reps: { type: 'string' }, only: { type: 'string' } } });
@@ -24,7 +26,14 @@ const started = performance.now();
 if (want('ingest')) figures.push(...(await ingestBench(params.ingest, log)));
 // The memory target is about a 1,000,000-record sync: a separate, bigger ingest run measures it.
 if (want('memory') && params.memory > 0) figures.push(...(await ingestBench(params.memory, log, { resync: false, copy: false })));
-if (want('search')) figures.push(...(await searchBench(params.search, params.reps, log)));
+// OpenSearch beside Postgres on the same data and queries (skipped, loudly, where it cannot run).
+const os = want('ingest') || want('search') ? await benchOpenSearch(log) : null;
+try {
+  if (os !== null && want('ingest')) figures.push(...(await openSearchIngestBench(os, params.ingest, log)));
+  if (want('search')) figures.push(...(await searchBench(params.search, params.reps, log, os)));
+} finally {
+  await os?.close();
+}
 if (want('schedules')) figures.push(...(await schedulesBench(params.schedules, log)));
 const file = saveResults(figures, { ...params, quick });
 process.stdout.write(`\n${markdownTable(figures)}\n\nresults: ${file} (${Math.round((performance.now() - started) / 1000)} s)\n`);
