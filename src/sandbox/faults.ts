@@ -1,6 +1,10 @@
 /** Faults the sandbox injects on request, consumed one per matching execute call. */
 export interface FaultSpec {
-  readonly kind: 'status' | 'slow' | 'truncated';
+  /**
+   * `null_cursor`: the page is served as usual but its paging token is null, whatever the page's
+   * flag says (`hasNextPage: true, endCursor: null`): the reference types such cursors `string?`.
+   */
+  readonly kind: 'status' | 'slow' | 'truncated' | 'null_cursor';
   /** HTTP status for `status` faults (429, 500, 401, ...). */
   readonly status?: number;
   /** Retry-After seconds sent with a 429 (default 1) or a 503 (default none). */

@@ -152,13 +152,12 @@ export function generateRecord(ctx: GenContext, slot: RecordSlot): Record<string
   const rec = shapeValue(g, ctx.entity.fields, 0, '');
   const id = recordId(ctx, slot.ordinal);
   rec[ctx.entity.idField] = id;
-  // A vendor row with no id of its own (EntityDef.composedId): its last id part carries the slot's identity.
+  // A vendor row with no id of its own (EntityDef.composedId) is served without one; a last id
+  // part that is an id carries the slot's identity (a time part is the slot's creation time below).
   const parts = ctx.entity.composedId?.from;
   const last = parts?.[parts.length - 1];
-  if (last !== undefined && ctx.entity.fields[last]?.format === 'id') {
-    rec[last] = String(id);
-    delete rec[ctx.entity.idField];
-  }
+  if (last !== undefined && ctx.entity.fields[last]?.format === 'id') rec[last] = String(id);
+  if (parts !== undefined) delete rec[ctx.entity.idField];
   if (ctx.createdField !== undefined) {
     const spec = ctx.entity.fields[ctx.createdField];
     rec[ctx.createdField] = timeValue(spec === undefined ? 'iso_datetime' : timeFormatOf(ctx.createdField, spec, true) ?? 'iso_datetime', slot.createdSec);

@@ -14,6 +14,7 @@ import { hash32, Rng } from './prng.js';
 import { decoratorFor } from './realism.js';
 import { ScopeIndex, type ScopePartition } from './scopes.js';
 import { serveGet, serveList, type GetResponse, type ListResponse } from './serve-list.js';
+import { setPath } from './meta.js';
 import { serveSpecOf } from './serve-spec.js';
 
 /** The body of `POST /v1/execute`. */
@@ -175,7 +176,7 @@ export class Sandbox {
    * included. `textOnly`: the caller only serializes the answer (server.ts), so pre-rendered records
    * may come as their JSON text.
    */
-  execute(req: ExecuteRequest, opts: { textOnly?: boolean } = {}): ListResponse | GetResponse {
+  execute(req: ExecuteRequest, opts: { textOnly?: boolean; nullCursor?: boolean } = {}): ListResponse | GetResponse {
     const kind = this.kind(req.connector_type);
     const def = this.entityDef(req.connector_type, req.entity);
     if (!def.actions.includes(req.action as never)) throw new AppError('invalid_request', `${req.entity} has no action "${req.action}"`, { path: 'action' });
@@ -187,6 +188,9 @@ export class Sandbox {
     const scope = this.scopes.scopeOf(kind.key, spec, params);
     const ds = this.dataset(kind.key, def.name, scope);
     if (spec.action === 'get') return serveGet(def.name, ds);
-    return serveList({ kind: kind.key, entity: def.name, spec, ds, params, textOnly: opts.textOnly === true });
+    const page = serveList({ kind: kind.key, entity: def.name, spec, ds, params, textOnly: opts.textOnly === true });
+    // A token the reference types `string?` may come back null on any page (FaultSpec `null_cursor`).
+    if (opts.nullCursor === true && spec.paging.style === 'token') setPath(page.meta, spec.paging.from, null);
+    return page;
   }
 }

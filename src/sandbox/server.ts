@@ -41,6 +41,7 @@ function send(res: http.ServerResponse, status: number, body: unknown, headers: 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function applyFault(f: FaultSpec, res: http.ServerResponse): Promise<boolean> {
+  if (f.kind === 'null_cursor') return false;
   if (f.kind === 'slow') {
     await sleep(f.delayMs ?? 1000);
     return false;
@@ -70,7 +71,7 @@ async function execute(sb: Sandbox, body: Record<string, unknown>, res: http.Ser
   try {
     const fault = sb.faults.take(key.type, key.entity);
     if (fault !== undefined && (await applyFault(fault, res))) return;
-    send(res, 200, sb.execute(req, { textOnly: true }));
+    send(res, 200, sb.execute(req, { textOnly: true, nullCursor: fault?.kind === 'null_cursor' }));
   } finally {
     sb.faults.end(key.type, key.entity);
   }

@@ -77,7 +77,14 @@ export interface CallGate {
 export async function fetchPage(
   runtime: ConnectorRuntime,
   call: RuntimeCall,
-  opts: { policy?: RetryPolicy; signal?: AbortSignal; onRetry?: (e: AppError, waitMs: number) => void; gate?: CallGate } = {},
+  opts: {
+    policy?: RetryPolicy;
+    signal?: AbortSignal;
+    onRetry?: (e: AppError, waitMs: number) => void;
+    gate?: CallGate;
+    /** Checks an answer; a retryable AppError it throws (a page contradicting itself) is retried like a 5xx. */
+    accept?: (page: RuntimePage) => void;
+  } = {},
 ): Promise<RuntimePage> {
   const policy = opts.policy ?? DEFAULT_RETRY;
   let failures = 0;
@@ -88,7 +95,9 @@ export async function fetchPage(
     await opts.gate?.beforeCall();
     try {
       // The shutdown signal only cuts waits short: a page in flight is finished and checkpointed.
-      return await runtime.execute(call);
+      const page = await runtime.execute(call);
+      opts.accept?.(page);
+      return page;
     } catch (e) {
       if (!isAppError(e) || !e.retryable || aborted()) throw e;
       let wait: number;

@@ -7,6 +7,7 @@
 import { getEntityDef } from '../connectors/catalog/index.js';
 import type { ConnectorDef, EntityDef } from '../connectors/catalog/types.js';
 import {
+  checkPageMeta,
   firstPageParams,
   nextPageParams,
   parentDims,
@@ -51,7 +52,13 @@ type Memo = Map<string, Promise<Partition[] | ParentValue[]>>;
 export async function fetchRecords(rc: ReadContext, entity: EntityDef, params: Record<string, unknown>): Promise<{ records: Record<string, unknown>[]; meta: Record<string, unknown> }> {
   const call = readCall(entity);
   const runtimeCall = { connectorType: rc.connector.key, credentials: rc.credentials, entity: call.entity, action: call.action, params: runtimeParams(rc.connector, entity, params) };
-  const page = await fetchPage(rc.runtime, runtimeCall, { ...(rc.policy === undefined ? {} : { policy: rc.policy }), ...(rc.signal === undefined ? {} : { signal: rc.signal }), ...(rc.onRetry === undefined ? {} : { onRetry: rc.onRetry }), ...(rc.gate === undefined ? {} : { gate: rc.gate }) });
+  const page = await fetchPage(rc.runtime, runtimeCall, {
+    ...(rc.policy === undefined ? {} : { policy: rc.policy }),
+    ...(rc.signal === undefined ? {} : { signal: rc.signal }),
+    ...(rc.onRetry === undefined ? {} : { onRetry: rc.onRetry }),
+    ...(rc.gate === undefined ? {} : { gate: rc.gate }),
+    accept: (p) => checkPageMeta(entity, p.meta),
+  });
   return { records: recordsOf(entity, page.data), meta: page.meta };
 }
 

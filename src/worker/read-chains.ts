@@ -4,7 +4,7 @@
  */
 import pLimit from 'p-limit';
 import type { EntityDef } from '../connectors/catalog/types.js';
-import { boundSeconds, firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams, withDerivedFields, type Partition } from '../connectors/planner.js';
+import { boundSeconds, checkPageMeta, firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams, withDerivedFields, type Partition } from '../connectors/planner.js';
 import type { RuntimePage } from '../connectors/runtime-client.js';
 import { AppError, errorLog, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -59,7 +59,7 @@ function onWait(ctx: RunContext, e: AppError, waitMs: number): void {
 /** A page of `partition`, or null when the partition is gone with its parent. */
 function fetchOne(deps: SyncDeps, ctx: RunContext, state: ChainState, partition: Partition, params: Record<string, unknown>): Promise<RuntimePage | null> {
   const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params: runtimeParams(ctx.connectorDef, ctx.entity, params) };
-  const fetched = fetchPage(deps.runtime, call, { ...(deps.retryPolicy === undefined ? {} : { policy: deps.retryPolicy }), signal: ctx.signal, gate: ctx.gate, onRetry: (e, waitMs) => onWait(ctx, e, waitMs) });
+  const fetched = fetchPage(deps.runtime, call, { ...(deps.retryPolicy === undefined ? {} : { policy: deps.retryPolicy }), signal: ctx.signal, gate: ctx.gate, onRetry: (e, waitMs) => onWait(ctx, e, waitMs), accept: (page) => checkPageMeta(ctx.entity, page.meta) });
   const p = fetched.catch((e: unknown) => {
     if (isAppError(e) && e.upstreamStatus === 404) return on404(ctx, state, partition, e);
     throw e;

@@ -57,8 +57,26 @@ function tokenValue(raw: unknown, param: string, prev: unknown): unknown {
 
 type Step = { readonly next: unknown } | null;
 
-function nextToken(paging: Extract<PagingSpec, { style: 'token' }>, prev: Record<string, unknown>, page: FetchedPage): Step {
+/**
+ * A page whose own flag says more remain (`hasNextPage: true`, `isLast: false`) but whose cursor
+ * is null, absent or empty: the reference types both `T?`, so the shape is allowed, but it is no
+ * end. Reading on is impossible and stopping would take every record after it as deleted, so the
+ * page is answered as a retryable upstream failure: asked again, and the run fails if it stays so.
+ * Without such a flag a null cursor is the end of the list (overview: "null when no further page").
+ */
+export function checkPageMeta(entity: EntityDef, meta: Record<string, unknown>): void {
+  const paging = entity.read?.paging;
+  if (paging?.style !== 'token' || paging.flag === undefined) return;
+  const flag = metaAt(meta, paging.flag.path);
+  const token = metaAt(meta, paging.from);
+  if (flag !== !paging.flag.doneWhen || (token !== undefined && token !== null && token !== '')) return;
+  const shown = token === undefined ? 'absent' : JSON.stringify(token);
+  throw new AppError('upstream_error', `${entity.name}: the page says more remain (meta.${paging.flag.path} = ${String(flag)}) but gives no cursor (meta.${paging.from} ${shown}); reading on is impossible, and ending here would take the rest of the list as deleted`, { retryable: true, path: `meta.${paging.from}` });
+}
+
+function nextToken(entity: EntityDef, paging: Extract<PagingSpec, { style: 'token' }>, prev: Record<string, unknown>, page: FetchedPage): Step {
   if (paging.flag !== undefined && metaAt(page.meta, paging.flag.path) === paging.flag.doneWhen) return null;
+  checkPageMeta(entity, page.meta);
   const next = tokenValue(metaAt(page.meta, paging.from), paging.param, prev[paging.param]);
   if (next === undefined || next === null || next === '') return null;
   if (paging.endWhenUnchanged === true && String(next) === String(prev[paging.param])) return null;
@@ -115,7 +133,7 @@ function step(entity: EntityDef, read: ReadSpec, prev: Record<string, unknown>, 
     case 'last_id':
       return nextLastId(entity, paging, page);
     case 'token':
-      return nextToken(paging, prev, page);
+      return nextToken(entity, paging, prev, page);
     case 'page':
       if (page.records.length === 0 || (size !== undefined && page.records.length < size)) return null;
       return { next: Number(prev[paging.param] ?? paging.start ?? 1) + 1 };

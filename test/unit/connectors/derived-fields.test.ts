@@ -67,4 +67,15 @@ describe('derived searchable fields', () => {
     const ids = sandbox.records('email_campaigns', 'email_activity').data.map((r) => withDerivedFields(activity, r as Record<string, unknown>).id);
     expect(new Set(ids).size).toBe(ids.length);
   });
+
+  it('a part the reference types nullable (timeline start_time) that is null: a digest of the row stands in, the same whatever the key order', () => {
+    const timeline = getEntityDef(getConnectorDef('live_chat_support'), 'agent_timeline');
+    const row = { agent_id: 7, start_time: null, status: 'away', duration: 12.5, engagement_count: 2 };
+    const id = withDerivedFields(timeline, row).id;
+    expect(id).toMatch(/^7\|~[0-9a-f]{16}$/);
+    expect(withDerivedFields(timeline, { engagement_count: 2, duration: 12.5, status: 'away', start_time: null, agent_id: 7 }).id).toBe(id);
+    expect(withDerivedFields(timeline, { agent_id: 7, status: 'away', duration: 12.5, engagement_count: 2 }).id).not.toBe(id);
+    expect(withDerivedFields(timeline, { ...row, status: 'online' }).id).not.toBe(id);
+    expect(withDerivedFields(timeline, { ...row, start_time: '2026-01-01T00:00:00.000Z' }).id).toBe('7|2026-01-01T00:00:00.000Z');
+  });
 });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { catalog } from '../../../src/connectors/catalog/index.js';
 import type { EntityDef, ReadSpec } from '../../../src/connectors/catalog/types.js';
-import { firstPageParams, nextPageParams, recordsOf } from '../../../src/connectors/planner.js';
+import { checkPageMeta, firstPageParams, nextPageParams, recordsOf } from '../../../src/connectors/planner.js';
 
 const entity = (read: ReadSpec, idField = 'id'): EntityDef => ({ name: 'things', actions: ['list'], idField, source: 'inferred', fields: { [idField]: { type: 'string' } }, read });
 const recs = (...ids: (string | number)[]): Record<string, unknown>[] => ids.map((id) => ({ id }));
@@ -50,6 +50,22 @@ describe('token paging', () => {
     const linear = def('task_tracker', 'issues');
     expect(nextPageParams(linear, { first: 250 }, { records: recs('1'), meta: { endCursor: 'e', hasNextPage: false } })).toBeNull();
     expect(nextPageParams(linear, { first: 250 }, { records: recs('1'), meta: { endCursor: 'e', hasNextPage: true } })).toEqual({ first: 250, after: 'e' });
+  });
+
+  it('a null cursor (the reference types them `T?`) is the end, unless the page\'s own flag says more remain: then a retryable failure naming both', () => {
+    const issues = def('issue_tracker', 'issues');
+    const jql = { jql: 'project = "A" ORDER BY created ASC' };
+    // isLast is `boolean?` too: null (or absent) with no token is the last page, as the reference says.
+    expect(nextPageParams(issues, jql, { records: recs('1'), meta: { nextPageToken: null, isLast: null } })).toBeNull();
+    expect(nextPageParams(issues, jql, { records: recs('1'), meta: {} })).toBeNull();
+    expect(() => nextPageParams(issues, jql, { records: recs('1'), meta: { nextPageToken: null, isLast: false } })).toThrow(expect.objectContaining({ retryable: true, path: 'meta.nextPageToken', message: expect.stringMatching(/meta\.isLast = false.*meta\.nextPageToken null/) }));
+    const linear = def('task_tracker', 'issues');
+    expect(() => nextPageParams(linear, { first: 250 }, { records: recs('1'), meta: { hasNextPage: true } })).toThrow(/meta\.hasNextPage = true.*meta\.endCursor absent/);
+    expect(() => checkPageMeta(linear, { hasNextPage: true, endCursor: '' })).toThrow(/endCursor ""/);
+    expect(nextPageParams(linear, { first: 250 }, { records: recs('1'), meta: { endCursor: null, hasNextPage: false } })).toBeNull();
+    // Without a flag, null is the overview's "no further page".
+    const users = def('team_chat', 'users');
+    expect(nextPageParams(users, {}, { records: recs('u'), meta: { next_cursor: null } })).toBeNull();
   });
 
   it('stops a runaway cursor, unless the spec says an unchanged token is the end', () => {

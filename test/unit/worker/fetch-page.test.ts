@@ -63,4 +63,15 @@ describe('fetchPage rate limits', () => {
     await expect(fetchPage(rt, call, { policy: { ...DEFAULT_RETRY, maxRateLimitWaitMs: 60_000 } })).rejects.toMatchObject({ code: 'rate_limited' });
     expect(rt.calls).toBe(1);
   });
+
+  it('an answer `accept` refuses as retryable is asked again like a 5xx, and the refusal surfaces when it persists', async () => {
+    let calls = 0;
+    const rt: ConnectorRuntime = { execute: async () => ({ data: [], meta: { n: ++calls } }) };
+    const accept = (page: { meta: Record<string, unknown> }): void => {
+      if (Number(page.meta.n) < 3) throw new AppError('upstream_error', 'contradicts itself', { retryable: true });
+    };
+    const policy = { ...DEFAULT_RETRY, baseDelayMs: 1, maxDelayMs: 2 };
+    expect((await fetchPage(rt, call, { policy, accept })).meta.n).toBe(3);
+    await expect(fetchPage(rt, call, { policy, accept: () => accept({ meta: { n: 0 } }) })).rejects.toThrow('contradicts itself');
+  });
 });
