@@ -59,7 +59,13 @@ function onWait(ctx: RunContext, e: AppError, waitMs: number): void {
 /** A page of `partition`, or null when the partition is gone with its parent. */
 function fetchOne(deps: SyncDeps, ctx: RunContext, state: ChainState, partition: Partition, params: Record<string, unknown>): Promise<RuntimePage | null> {
   const call = { connectorType: ctx.connector.connectorType, credentials: ctx.credentials, ...readCall(ctx.entity), params: runtimeParams(ctx.connectorDef, ctx.entity, params) };
-  const fetched = fetchPage(deps.runtime, call, { ...(deps.retryPolicy === undefined ? {} : { policy: deps.retryPolicy }), signal: ctx.signal, gate: ctx.gate, onRetry: (e, waitMs) => onWait(ctx, e, waitMs), accept: (page) => checkPageMeta(ctx.entity, page.meta) });
+  const fetched = fetchPage(deps.runtime, call, {
+    ...(deps.retryPolicy === undefined ? {} : { policy: deps.retryPolicy }),
+    signal: ctx.signal,
+    gate: ctx.gate,
+    onRetry: (e, waitMs) => onWait(ctx, e, waitMs),
+    accept: (page) => checkPageMeta(ctx.entity, page.meta),
+  });
   const p = fetched.catch((e: unknown) => {
     if (isAppError(e) && e.upstreamStatus === 404) return on404(ctx, state, partition, e);
     throw e;
