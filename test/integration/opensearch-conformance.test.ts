@@ -41,6 +41,23 @@ describe.skipIf(url === null)('OpenSearch backend = conformance table and refere
     await client.close();
   }, 120_000);
 
+  // docs/search-decisions.md 37: filters inside the contract's bounds that OpenSearch's clause
+  // limit refuses. Pinned so a change in either direction is seen.
+  it('answers a fuzzy text of 340 words (within the 1,024-character bound) with invalid_query at query.filter, naming the limit', async () => {
+    const words = Array.from({ length: 340 }, (_, i) => `w${i.toString(36)}x`).join(' ').slice(0, 1024);
+    await expect(collect(page, { query: { filter: { fuzzy: { name: words } } } })).rejects.toMatchObject({ code: 'invalid_query', path: 'query.filter', message: expect.stringContaining('max_clause_count') });
+  });
+
+  it('runs the large filters that fit: 40 in-lists of 1,000 values under or, a 340-word keyword, 499 eq under or', async () => {
+    const ors = { or: Array.from({ length: 40 }, (_, k) => ({ in: { name: k === 39 ? ['Ada Lovelace', ...Array.from({ length: 999 }, (_, i) => `n${i}`)] : Array.from({ length: 1000 }, (_, i) => `n${k}-${i}`) } })) };
+    expect((await collect(page, { query: { filter: ors } })).map((h) => h.id)).toEqual((await collect(referencePage, { query: { filter: ors } })).map((h) => h.id));
+    const words = Array.from({ length: 340 }, (_, i) => `w${i.toString(36)}x`).join(' ').slice(0, 1020);
+    const kw = { keyword: { name: `ada ${words}` } };
+    expect((await collect(page, { query: { filter: kw } })).map((h) => h.id)).toEqual((await collect(referencePage, { query: { filter: kw } })).map((h) => h.id));
+    const eqs = { or: Array.from({ length: 499 }, (_, k) => ({ eq: { name: k === 0 ? 'Ada Lovelace' : `x${k}` } })) };
+    expect((await collect(page, { query: { filter: eqs } })).map((h) => h.id)).toEqual((await collect(referencePage, { query: { filter: eqs } })).map((h) => h.id));
+  });
+
   for (const c of cases) {
     it(c.name, async () => {
       const hits = await collect(page, c.params);

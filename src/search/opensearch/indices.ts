@@ -40,7 +40,8 @@ export function searchError(e: unknown): AppError {
   const limit = QUERY_LIMITS.find((type) => body.includes(`"${type}"`));
   if (limit !== undefined) {
     const hint = limit.startsWith('too_complex') ? 'a like pattern with many wildcards' : 'a filter with many operators';
-    return new AppError('invalid_query', `the query exceeds a limit of the OpenSearch index (${limit}); simplify ${hint}`, { cause: e });
+    const what = limit.startsWith('too_complex') ? '' : ' of 1,024 query clauses (indices.query.bool.max_clause_count; a fuzzy word costs up to 8, a keyword word 2)';
+    return new AppError('invalid_query', `the query exceeds a limit${what} of the OpenSearch index (${limit}); simplify ${hint}`, { path: 'query.filter', cause: e });
   }
   return toAppError(e, 'a search');
 }

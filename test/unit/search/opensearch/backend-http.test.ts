@@ -211,10 +211,11 @@ describe('index administration', () => {
     expect(await backend.liveIndex(db, customers)).toBeNull();
   });
 
-  it('reindex: next generation, the caller ships into it, then one atomic alias swap off every index the alias has then', async () => {
+  it('reindex: next generation, the caller ships into it, refresh, then one atomic alias swap off every index the alias has then', async () => {
     os.replies.push(
       { status: 200, body: { [INDEX]: {}, 'payments__customers__2': {} } },
       { status: 200, body: { acknowledged: true } },
+      { status: 200, body: { _shards: { total: 1, successful: 1, failed: 0 } } },
       // Meanwhile another process pointed the alias at generation 2 as well.
       { status: 200, body: { [INDEX]: { aliases: { payments__customers: {} } }, payments__customers__2: { aliases: { payments__customers: {} } } } },
       { status: 200, body: { acknowledged: true } },
@@ -226,10 +227,12 @@ describe('index administration', () => {
     expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       'GET /payments__customers__*',
       'PUT /payments__customers__3',
+      // What was shipped is searchable before the alias points at it.
+      'POST /payments__customers__3/_refresh',
       'GET /_alias/payments__customers',
       'POST /_aliases',
     ]);
-    expect(JSON.parse(os.requests[3]?.body ?? '')).toEqual({
+    expect(JSON.parse(os.requests[4]?.body ?? '')).toEqual({
       actions: [
         { remove: { index: 'payments__customers__2', alias: 'payments__customers' } },
         { remove: { index: INDEX, alias: 'payments__customers' } },
