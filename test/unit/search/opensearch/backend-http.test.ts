@@ -228,7 +228,7 @@ describe('index administration', () => {
       'GET /payments__customers__*',
       'PUT /payments__customers__3',
       // What was shipped is searchable before the alias points at it.
-      'POST /payments__customers__3/_refresh',
+      'GET /payments__customers__3/_refresh',
       'GET /_alias/payments__customers',
       'POST /_aliases',
     ]);
