@@ -15,6 +15,7 @@ import { fetchPage } from './fetch-page.js';
 import { listMissing, type GonePartitions } from './gone-partitions.js';
 import { PageCycleGuard, pageFingerprint } from './page-cycle.js';
 import { prepareRecords, RunNotRunning, writePage } from './page-writer.js';
+import { statsKeeper } from '../store/table-stats.js';
 import type { RunContext, SyncDeps } from './run-context.js';
 import type { PartitionClaim, RunProgress } from './run-progress.js';
 
@@ -83,6 +84,7 @@ function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
   return new BatchWriter(async (batch, previous, turn) => {
     await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages, previous, turn);
     ctx.shipper.poke();
+    statsKeeper(deps.db, deps.logger).poke();
   }, deps.maxBatchRecords, overlapWrites ? 2 : 1);
 }
 

@@ -24,6 +24,7 @@ import { readContextOf, runPartitions } from './run-partitions.js';
 import { readFromOf, savedCursor } from './saved-cursor.js';
 import { RunProgress } from './run-progress.js';
 import { RunStop } from './run-stop.js';
+import { statsKeeper } from '../store/table-stats.js';
 
 export type { SyncDeps } from './run-context.js';
 
@@ -172,6 +173,8 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, stop: RunStop): P
     if (e instanceof RunNotRunning) return 'stopped';
     throw e;
   }
+  // The run's last pages count too: a search right after the run is planned on them.
+  statsKeeper(deps.db, deps.logger).poke(true);
   ctx.log.info({ pages }, 'sync run succeeded');
   return 'succeeded';
 }
