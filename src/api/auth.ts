@@ -12,11 +12,12 @@ declare module 'fastify' {
 }
 
 /**
- * Routes anyone may call: probes, metrics, the API description, and the dashboard's static
- * page and assets (they hold no data; everything they show comes from /admin/api with a token).
+ * Routes anyone may call: probes, metrics, the API description and its reference page (/docs),
+ * and the dashboard's static page and assets (they hold no data; everything they show comes from
+ * /admin/api with a token).
  */
-export const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/admin', '/admin/']);
-const PUBLIC_PREFIXES = ['/admin/assets/'];
+export const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', '/admin', '/admin/', '/docs']);
+const PUBLIC_PREFIXES = ['/admin/assets/', '/docs/'];
 /** bull-board: the admin session cookie (or a Bearer admin token). */
 const QUEUES_PREFIX = '/admin/queues';
 

@@ -12,7 +12,16 @@ const emptyBody = { type: 'object', description: 'empty object or no body' };
 const anyObject = { type: 'object', additionalProperties: true };
 const connectorsPage = { type: 'object', properties: { limit: { type: 'integer', minimum: 1, maximum: 1000 }, cursor: { type: 'string', description: 'next_cursor of the previous page' } } };
 
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((c) => [c, errorRef]));
+/** What each error status means here; every one answers the one `error` shape. */
+const ERROR_MEANING: Record<number, string> = {
+  400: 'invalid request: `code` names the check (invalid_request, invalid_query, unknown_field, type_mismatch, invalid_cursor, entity_not_searchable, action_not_supported), `path` the offending field',
+  401: 'unauthorized: missing, unknown or revoked token',
+  403: 'forbidden: this route needs an admin token',
+  404: "not_found: no such connector or run (another organization's connector too)",
+  409: "conflict: a run already active, a finished run, or a paused connector",
+  503: 'unavailable: the store, queue or index does not answer; retry after Retry-After',
+};
+const errors = (...codes: number[]) => Object.fromEntries([...codes, 503].map((c) => [c, { description: ERROR_MEANING[c], ...errorRef }]));
 const ok = (status: number, description: string) => ({ [status]: { description, ...anyObject } });
 
 /** Shared definitions added with `app.addSchema`. */
@@ -23,6 +32,33 @@ export const sharedSchemas = [
     properties: { error: { type: 'object', properties: { code: { type: 'string' }, message: { type: 'string' }, path: { type: 'string' } }, required: ['code', 'message'] } },
   },
 ];
+
+const searchParams = {
+  type: 'object',
+  description: 'DESIGN §6: the search filter language; errors name their path relative to params',
+  properties: {
+    query: {
+      type: 'object',
+      properties: {
+        filter: { type: 'object', description: 'operators as keys: eq, neq, gt, gte, lt, lte, in, like, fuzzy, keyword, contains, any, not, and, or', example: { fuzzy: { name: 'jon smiht' } } },
+        sort: { type: 'array', maxItems: 8, items: { type: 'object', additionalProperties: { type: 'string', enum: ['asc', 'desc'] } }, example: [{ created: 'desc' }] },
+      },
+    },
+    limit: { type: 'integer', minimum: 1, maximum: 10000, default: 1000 },
+    cursor: { type: 'string', description: 'next_cursor of the previous page (same filter, sort and fields)' },
+    fields: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, description: 'dot paths or path arrays to return in data' },
+  },
+};
+
+const searchResult = {
+  description: 'one page of hits',
+  type: 'object',
+  properties: {
+    hits: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, score: { type: 'number', minimum: 0 }, data: { type: 'object', additionalProperties: true } } } },
+    next_cursor: { type: 'string', nullable: true, description: 'null exactly when no further hit exists' },
+    took_ms: { type: 'number' },
+  },
+};
 
 function admin(summary: string, extra: Record<string, unknown>, status = 200) {
   return { tags: ['admin'], summary, security: bearer, response: { ...ok(status, summary), ...errors(400, 401, 403, 404, 409) }, ...extra };
@@ -60,8 +96,8 @@ export const publicSchemas = {
     summary: 'Execute an action; only `search` is served here',
     security: bearer,
     params: idParam,
-    body: { type: 'object', required: ['entity', 'action'], properties: { entity: { type: 'string' }, action: { type: 'string', enum: ['search'] }, params: { type: 'object' } } },
-    response: { ...ok(200, '{hits, next_cursor, took_ms}'), ...errors(400, 401, 404) },
+    body: { type: 'object', required: ['entity', 'action'], properties: { entity: { type: 'string' }, action: { type: 'string', enum: ['search'] }, params: searchParams } },
+    response: { 200: searchResult, ...errors(400, 401, 404) },
   },
   healthz: { tags: ['ops'], summary: 'Liveness' },
   readyz: { tags: ['ops'], summary: 'Readiness: store, queue and index reachable (503 otherwise)' },

@@ -12,6 +12,7 @@ import { createApiMetrics } from './metrics.js';
 import { adminConnectorRoutes } from './routes/admin-connectors.js';
 import { adminRunRoutes } from './routes/admin-runs.js';
 import { adminSessionRoutes } from './routes/admin-session.js';
+import { apiDocsRoutes } from './routes/api-docs.js';
 import { connectorRoutes } from './routes/connectors.js';
 import { dashboardRoutes } from './routes/dashboard.js';
 import { healthRoutes } from './routes/health.js';
@@ -57,6 +58,8 @@ function openapiOptions(deps: Deps) {
       components: { securitySchemes: { bearer: { type: 'http' as const, scheme: 'bearer', description: 'API token from `syncdex tokens create`' } } },
       tags: [{ name: 'connectors' }, { name: 'admin', description: 'needs an admin token' }, { name: 'ops', description: 'no token needed' }],
     },
+    // Shared schemas keep their $id as their component name (`#/components/schemas/error`).
+    refResolver: { buildLocalReference: (json: { $id?: unknown }, _base: unknown, _fragment: unknown, i: number) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
   };
 }
 
@@ -85,6 +88,7 @@ export function buildApi(deps: Deps): FastifyInstance {
     healthRoutes(scope, deps);
     metricsRoutes(scope, metrics);
     scope.get('/openapi.json', { schema: publicSchemas.openapi }, async () => app.swagger());
+    apiDocsRoutes(scope);
     connectorRoutes(scope, deps, metrics);
     dashboardRoutes(scope);
     queuesBoard(scope, deps);
