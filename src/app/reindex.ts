@@ -19,6 +19,7 @@ import { connectorIdsOfType, recordBatch, writeShadows } from '../store/admin-qu
 import { registerSearchIndex } from '../store/watermarks-repo.js';
 import type { Db } from '../store/db.js';
 import { lockEntity } from '../store/records-repo.js';
+import { markTextComplete } from '../store/entity-state-repo.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
 import { lookupOf } from '../search/postgres/lookup-index.js';
@@ -71,7 +72,11 @@ async function recomputeShadows(db: Kysely<DB>, connectorId: string, target: Sea
       return rows;
     });
     const last = batch[batch.length - 1];
-    if (last === undefined || batch.length < BATCH) return updated;
+    if (last === undefined || batch.length < BATCH) {
+      // Every live record has its search text now; page writes of this backend keep it so.
+      await markTextComplete(db, connectorId, target.entity);
+      return updated;
+    }
     after = last.record_id;
   }
 }
@@ -89,7 +94,7 @@ async function reindexPostgres(deps: ReindexDeps, target: SearchTarget): Promise
     mode: 'in_place',
     connectors: connectors.length,
     shadows_updated: updated,
-    note: 'the Postgres backend searches the records table in place: nothing was copied; entity indexes were ensured and text shadows recomputed',
+    note: 'the Postgres backend searches the records table in place: nothing was copied; entity indexes were ensured and text shadows, lookup keys and search text recomputed',
   };
 }
 

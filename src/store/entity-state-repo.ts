@@ -56,6 +56,22 @@ export async function addRecordCount(db: Db, connectorId: string, entity: string
     .execute();
 }
 
+/** Records were written without `text_lc`: searches of the entity must not rely on the trigram index. */
+export async function markTextIncomplete(db: Db, connectorId: string, entity: string): Promise<void> {
+  await db.updateTable('entity_state').set({ text_complete: false }).where('connector_id', '=', connectorId).where('entity', '=', entity).where('text_complete', '=', true).execute();
+}
+
+/** Whether every live record of the entity has `text_lc`; an entity without a state row (records loaded directly) counts as complete. */
+export async function textComplete(db: Db, connectorId: string, entity: string): Promise<boolean> {
+  const row = await db.selectFrom('entity_state').select('text_complete').where('connector_id', '=', connectorId).where('entity', '=', entity).executeTakeFirst();
+  return row?.text_complete ?? true;
+}
+
+/** After a reindex recomputed every record's text (under the entity lock). */
+export async function markTextComplete(db: Db, connectorId: string, entity: string): Promise<void> {
+  await db.updateTable('entity_state').set({ text_complete: true }).where('connector_id', '=', connectorId).where('entity', '=', entity).execute();
+}
+
 /**
  * A run ended: refresh status, last sync time and, on success, the incremental cursor and the
  * record count (`recordCount` when the caller counted, e.g. a full run; else minus `tombstoned`).

@@ -51,6 +51,8 @@ export interface RecordsTable {
   shadow: Json<unknown> | null;
   /** The record's lookup fields (src/search/postgres/lookup-index.ts). */
   keys: Json<Record<string, unknown>> | null;
+  /** Its searchable strings lower-cased, for the trigram pre-filter (src/search/postgres/text-index.ts). */
+  text_lc: string | null;
   content_hash: string;
   version: ColumnType<string, string | number | bigint, string | number | bigint>;
   created_at: Timestamp;
@@ -69,6 +71,8 @@ export interface EntityStateTable {
   last_run_id: ColumnType<string | null, number | string | null | undefined, number | string | null>;
   last_error: string | null;
   updated_at: Timestamp;
+  /** Every live record has `text_lc` (searches may use the trigram index). */
+  text_complete: Generated<boolean>;
 }
 
 /** The checkpoint a run resumes from. */

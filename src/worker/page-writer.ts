@@ -5,7 +5,8 @@ import type { LockTurn } from './batch-writer.js';
 import { searchableShadow } from '../search/doc.js';
 import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
-import { addRecordCount } from '../store/entity-state-repo.js';
+import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
+import { recordText } from '../search/postgres/text-index.js';
 import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
@@ -46,11 +47,11 @@ export function prepareRecords(records: readonly PageRecord[]): PageRecord[] {
  * searchable fields, which the Postgres search backend queries besides the document; a record
  * whose JSON text is all ASCII needs no shadow.
  */
-export function withShadows(records: readonly PageRecord[], searchable: Readonly<Record<string, unknown>> | undefined, lookup: readonly string[] = []): PageRecord[] {
+export function withShadows(records: readonly PageRecord[], searchable: Readonly<Record<string, unknown>> | undefined, lookup: readonly string[] = [], text = true): PageRecord[] {
   return prepareRecords(records).map((r) => ({
     ...r,
     keys: r.keys ?? lookupKeys(lookup, r.data),
-    ...(searchable === undefined ? {} : { shadow: ASCII_JSON.test(r.json as string) ? null : (searchableShadow(searchable, r.data) ?? null) }),
+    ...(searchable === undefined ? {} : { shadow: ASCII_JSON.test(r.json as string) ? null : (searchableShadow(searchable, r.data) ?? null), text: text ? recordText(searchable, r.data) : null }),
   }));
 }
 
@@ -65,6 +66,8 @@ export interface PageRun {
   readonly lookup?: readonly string[];
   /** Page writes of this run may overlap (no index shipping that needs versions in commit order). */
   readonly overlapWrites?: boolean;
+  /** Keep `text_lc` for the Postgres backend's trigram pre-filter (false: OpenSearch answers searches). */
+  readonly text?: boolean;
 }
 
 export async function writePage(
@@ -88,11 +91,12 @@ export async function writePage(
     turn.taken();
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.
     const stored = await liveHashes(tx, run.connectorId, run.entity, unique.map((r) => r.id));
-    const changed = withShadows(unique.filter((r) => stored.get(r.id) !== r.hash), run.searchable, run.lookup);
+    const changed = withShadows(unique.filter((r) => stored.get(r.id) !== r.hash), run.searchable, run.lookup, run.text !== false);
     // Not live before (new, or tombstoned): live after this write. Ids are unique within the write,
     // and no other write of the entity touches them meanwhile (entity lock, disjoint overlaps).
     const becameLive = changed.reduce((n, r) => n + (stored.has(r.id) ? 0 : 1), 0);
     const counts = await upsertPage(tx, run.connectorId, run.entity, changed);
+    if (run.text === false && changed.length > 0 && run.searchable !== undefined) await markTextIncomplete(tx, run.connectorId, run.entity);
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
     // The checkpoint commits after the batch before it (which may still be in flight): a

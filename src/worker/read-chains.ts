@@ -80,7 +80,7 @@ function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
   // Shipping needs versions committed in sequence order, so one write at a time; the Postgres
   // backend ships nothing, and two overlapping writes keep both Postgres and the worker busy.
   const overlapWrites = !deps.backend.shipsChanges;
-  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: ctx.lookup, overlapWrites };
+  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: ctx.lookup, overlapWrites, text: deps.backend.kind === 'postgres' };
   return new BatchWriter(async (batch, previous, turn) => {
     await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages, previous, turn);
     ctx.shipper.poke();

@@ -1,0 +1,75 @@
+/**
+ * The trigram pre-filter of `like` and `keyword` (src/search/postgres/text-index.ts): used when
+ * every record of the entity has its text, and never at the cost of a hit — records written
+ * without text (an OpenSearch deployment's, or a store from before migration 0012) are still
+ * found, until a reindex gives them text and the index takes over.
+ */
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { reindexEntity } from '../../src/app/reindex.js';
+import { parseSearchParams } from '../../src/search/dsl/parse.js';
+import { compileSearch, PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
+import { searchTarget } from '../../src/search/target.js';
+import { textComplete } from '../../src/store/entity-state-repo.js';
+import { executeRun } from '../../src/worker/sync-runner.js';
+import { startHarness, type Harness } from './helpers/harness.js';
+
+const TARGET = searchTarget('payments', 'customers');
+
+describe('the trigram pre-filter of like and keyword', () => {
+  let h: Harness;
+  let token: string;
+  beforeAll(async () => {
+    h = await startHarness({ worker: false });
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 3000 });
+    token = await h.token();
+  });
+  afterAll(async () => h?.close());
+
+  const search = async (id: string, filter: unknown): Promise<string[]> => {
+    const res = await h.app.inject({ method: 'POST', url: `/api/v1/integrations/connectors/${id}/execute`, headers: { authorization: `Bearer ${token}` }, payload: { entity: 'customers', action: 'search', params: { query: { filter }, limit: 10000, fields: ['id'] } } });
+    expect(res.statusCode, res.body).toBe(200);
+    return (res.json() as { hits: { id: string }[] }).hits.map((x) => x.id);
+  };
+  /** The same search with the pre-filter off: the exact filter alone decides. */
+  const exact = async (id: string, filter: unknown): Promise<string[]> => {
+    const query = parseSearchParams(TARGET, { query: { filter }, limit: 10000 });
+    const rows = await new PostgresSearchBackend().search(h.deps.db, { target: TARGET, connectorId: id, query, after: null, size: 10001 });
+    return rows.map((r) => r.id);
+  };
+  const filters = [{ like: { email: '%garcia1%' } }, { like: { description: 'escalation onb' } }, { keyword: { name: 'hopper turing' } }, { and: [{ like: { 'shipping.address.city': 'migration' } }, { eq: { currency: 'eur' } }] }, { like: { preferred_locales: 'fr' } }, { like: { 'metadata.region': 'ation-2' } }];
+
+  it('on a synced entity: used by the plan, and the hits equal the exact filter alone', async () => {
+    const { id } = await h.createConnector(token);
+    const [run] = await h.runsOf(id);
+    expect(await executeRun(h.deps, run!.id)).toBe('succeeded');
+    expect(await textComplete(h.deps.db, id, 'customers')).toBe(true);
+    await sql`analyze records`.execute(h.deps.db);
+    for (const f of filters.slice(0, 4)) {
+      const got = await search(id, f);
+      expect(got, JSON.stringify(f)).toEqual(await exact(id, f));
+    }
+    expect((await search(id, filters[0])).length).toBeGreaterThan(0);
+    const query = parseSearchParams(TARGET, { query: { filter: filters[0] }, limit: 50 });
+    const compiled = compileSearch({ target: TARGET, connectorId: id, query, after: null, size: 51 }, true).compile(h.deps.db);
+    const plan = JSON.stringify((await h.deps.pool.query(`explain (format json) ${compiled.sql}`, compiled.parameters as unknown[])).rows[0]);
+    expect(plan, plan).toContain('records_text_trgm');
+  });
+
+  it('records without text (written for OpenSearch) are still found, and a reindex brings the index back', async () => {
+    const { id } = await h.createConnector(token);
+    const [run] = await h.runsOf(id);
+    // A run of a deployment whose searches go to OpenSearch keeps no text_lc.
+    const asOpenSearch = Object.create(h.deps.backend, { kind: { value: 'opensearch' } }) as typeof h.deps.backend;
+    expect(await executeRun({ ...h.deps, backend: asOpenSearch }, run!.id)).toBe('succeeded');
+    const without = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('text_lc', 'is', null).executeTakeFirstOrThrow();
+    expect(Number(without.n)).toBe(3000);
+    expect(await textComplete(h.deps.db, id, 'customers')).toBe(false);
+    const before = await search(id, filters[0]);
+    expect(before.length).toBeGreaterThan(0);
+    expect(before).toEqual(await exact(id, filters[0]));
+    await reindexEntity(h.deps, 'payments', 'customers');
+    expect(await textComplete(h.deps.db, id, 'customers')).toBe(true);
+    for (const f of filters) expect(await search(id, f), JSON.stringify(f)).toEqual(await exact(id, f));
+  });
+});
