@@ -1,33 +1,37 @@
-/** Follows a run until it ends, drawing progress (a bar on a terminal, plain lines otherwise). */
+/** Follows a run until it ends, showing its progress (src/cli/run-progress-bar.ts). */
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
+import { getEntityState } from '../store/entity-state-repo.js';
 import { getRun } from '../store/runs-repo.js';
 import type { SyncRunRow } from '../store/schema.js';
+import { runProgressView, type ExpectedTotal } from './run-progress-bar.js';
 
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
-function line(run: SyncRunRow, startedMs: number): string {
-  const secs = Math.max(0.001, (Date.now() - startedMs) / 1000);
-  const seen = Number(run.seen);
-  return `run ${run.id} ${run.entity} ${run.status}: ${seen} records, ${run.pages} pages, ${Math.round(seen / secs)} rec/s`;
+/**
+ * What a run will read, where it can be known: a full run reads the whole entity, about as many
+ * records as the previous sync counted. An incremental run reads only changes, and a first sync
+ * has nothing to go by: no total, so no bar and no ETA.
+ */
+async function expectedTotal(db: Kysely<DB>, run: SyncRunRow): Promise<ExpectedTotal | null> {
+  if (run.mode !== 'full') return null;
+  const state = await getEntityState(db, run.connector_id, run.entity);
+  if (state === null || state.last_synced_at === null || Number(state.record_count) === 0) return null;
+  return { records: Number(state.record_count), source: 'as last synced' };
 }
 
 /** Polls the run row; resolves with the final row. */
 export async function waitForRun(db: Kysely<DB>, runId: string, opts: { quiet?: boolean; out?: NodeJS.WriteStream; intervalMs?: number } = {}): Promise<SyncRunRow> {
-  const out = opts.out ?? process.stderr;
-  const tty = out.isTTY === true;
-  const started = Date.now();
-  let lastPrinted = 0;
-  for (;;) {
-    const run = await getRun(db, runId);
+  const first = await getRun(db, runId);
+  if (first === null) throw new Error(`run ${runId} vanished`);
+  const view = opts.quiet === true ? null : runProgressView(opts.out ?? process.stderr, await expectedTotal(db, first));
+  for (let run: SyncRunRow | null = first; ; run = await getRun(db, runId)) {
     if (run === null) throw new Error(`run ${runId} vanished`);
-    const done = TERMINAL.has(run.status);
-    if (opts.quiet !== true && (tty || done || Date.now() - lastPrinted >= 1000)) {
-      const spinner = '|/-\\'[Math.floor(Date.now() / 250) % 4] ?? '|';
-      out.write(tty ? `\r\x1b[2K${done ? '✔' : spinner} ${line(run, started)}${done ? '\n' : ''}` : `${line(run, started)}\n`);
-      lastPrinted = Date.now();
+    if (TERMINAL.has(run.status)) {
+      view?.finish(run);
+      return run;
     }
-    if (done) return run;
+    view?.update(run);
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 200));
   }
 }
@@ -38,4 +42,3 @@ export function reportRunEnd(run: SyncRunRow): number {
   if (run.status === 'cancelled') process.stderr.write(`run ${run.id} was cancelled${run.error === null ? '' : `: ${run.error.message}`}\n`);
   return run.status === 'failed' || run.status === 'cancelled' ? 1 : 0;
 }
-
