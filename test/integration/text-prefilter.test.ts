@@ -37,7 +37,7 @@ describe('the trigram pre-filter of like and keyword', () => {
     const rows = await new PostgresSearchBackend().search(h.deps.db, { target: TARGET, connectorId: id, query, after: null, size: 10001 });
     return rows.map((r) => r.id);
   };
-  const filters = [{ like: { email: '%garcia1%' } }, { like: { description: 'escalation onb' } }, { keyword: { name: 'hopper turing' } }, { and: [{ like: { 'shipping.address.city': 'migration' } }, { eq: { currency: 'eur' } }] }, { like: { preferred_locales: 'fr' } }, { like: { 'metadata.region': 'ation-2' } }];
+  const filters = [{ like: { email: '%garcia1%' } }, { like: { description: 'escalation onb' } }, { keyword: { name: 'hopper turing' } }, { and: [{ like: { 'shipping.address.city': 'migration' } }, { eq: { currency: 'eur' } }] }, { like: { preferred_locales: 'fr' } }, { like: { 'metadata.region': 'ation-2' } }, { eq: { invoice_prefix: 'customer-525' } }, { in: { 'metadata.plan': ['pro', 'enterprise'] } }];
 
   it('on a synced entity: used by the plan, and the hits equal the exact filter alone', async () => {
     const { id } = await h.createConnector(token);

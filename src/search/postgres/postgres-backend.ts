@@ -20,8 +20,8 @@ import { textComplete } from '../../store/entity-state-repo.js';
 import type { FilterNode } from '../dsl/ast.js';
 
 /** The trigram pre-filter of a filter: each requirement an `or` of substring conjunctions on `text_lc`. */
-function textPrefilter(filter: FilterNode): Sql {
-  const reqs = textRequirements(filter);
+function textPrefilter(filter: FilterNode, lookup: readonly string[]): Sql {
+  const reqs = textRequirements(filter, lookup);
   if (reqs.length === 0) return TRUE;
   const alt = (subs: readonly string[]): Sql => sql`(${sql.join(subs.map((x) => sql`t.text_lc like ${containsPattern(x)}`), sql` and `)})`;
   return sql.join(reqs.map((r) => sql`(${sql.join(r.map(alt), sql` or `)})`), sql` and `);
@@ -36,7 +36,7 @@ export function compileSearch(req: BackendSearch, prefilter = false) {
   const row = { doc: sql.ref('t.data'), shadow: sql.ref('t.shadow'), row: { recordId: sql.ref('t.record_id'), keys: sql.ref('t.keys'), idField: req.target.idField, lookup: lookupOf(req.target) } };
   const filter = req.query.filter;
   const exact = filter === null ? TRUE : compileFilter(filter, row);
-  const where = prefilter && filter !== null ? sql`${textPrefilter(filter)} and ${exact}` : exact;
+  const where = prefilter && filter !== null ? sql`${textPrefilter(filter, lookupOf(req.target))} and ${exact}` : exact;
   const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
   const ranked: RankedRow = { doc: sql.ref('h.doc'), score: sql.ref('h.score'), id: sql.ref('h.record_id') };
   const after = req.after === null ? TRUE : keysetAfter(req.query.sort, ranked, req.after);
@@ -100,7 +100,7 @@ export class PostgresSearchBackend implements SearchBackend {
   }
 
   async search(db: Db, req: BackendSearch): Promise<BackendHit[]> {
-    const wantsText = req.query.filter !== null && textRequirements(req.query.filter).length > 0;
+    const wantsText = req.query.filter !== null && textRequirements(req.query.filter, lookupOf(req.target)).length > 0;
     const prefilter = wantsText && (await textComplete(db, req.connectorId, req.target.entity));
     const compiled = compileSearch(req, prefilter).compile(db);
     if (compiled.parameters.length > MAX_PARAMETERS || compiled.sql.length > MAX_SQL_CHARS) {

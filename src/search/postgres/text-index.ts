@@ -53,13 +53,35 @@ export function likeRuns(pattern: string): string[] {
  */
 export type TextRequirement = readonly (readonly string[])[];
 
+/** Substrings one of which an exact string match implies; null when a value cannot be looked up. */
+function exactAlternatives(values: readonly unknown[]): string[][] | null {
+  const out: string[][] = [];
+  for (const v of values) {
+    if (typeof v !== 'string' || [...v].length < MIN_RUN) return null;
+    out.push([v.toLowerCase()]);
+  }
+  return out.length === 0 ? null : out;
+}
+
 /**
  * What a filter requires of `text_lc`: every returned requirement holds for each record the
  * filter matches. Only conjunctions are followed (`and`, and `any`, whose element lies inside
- * the record); `or` and `not` require nothing here.
+ * the record); `or` and `not` require nothing here. An exact string match (`eq`, `in`,
+ * `contains`) requires its value, lower-cased, as a substring; `lookup` fields are left to
+ * their own index (lookup-index.ts), which answers them better.
  */
-export function textRequirements(node: FilterNode): TextRequirement[] {
+export function textRequirements(node: FilterNode, lookup: readonly string[] = []): TextRequirement[] {
+  const onLookup = 'path' in node && node.path.sub.length === 0 && lookup.includes(node.path.field);
   switch (node.op) {
+    case 'eq':
+    case 'contains': {
+      const alts = onLookup ? null : exactAlternatives([node.value]);
+      return alts === null ? [] : [alts];
+    }
+    case 'in': {
+      const alts = onLookup ? null : exactAlternatives(node.values);
+      return alts === null ? [] : [alts];
+    }
     case 'like': {
       const runs = likeRuns(node.pattern);
       return runs.length === 0 ? [] : [[runs]];
@@ -68,8 +90,9 @@ export function textRequirements(node: FilterNode): TextRequirement[] {
       // Any term may be the one found: usable only if every term is long enough to look up.
       return node.terms.every((t) => [...t].length >= MIN_RUN && !t.includes('\n')) ? [node.terms.map((t) => [t])] : [];
     case 'and':
-      return node.filters.flatMap(textRequirements);
+      return node.filters.flatMap((f) => textRequirements(f, lookup));
     case 'any':
+      // Element paths are keys of the array's objects, never lookup fields.
       return textRequirements(node.filter);
     default:
       return [];

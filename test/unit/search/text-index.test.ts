@@ -24,6 +24,16 @@ describe('trigram pre-filter requirements', () => {
     expect(reqs({ fuzzy: { name: 'lovelace' } })).toEqual([]);
   });
 
+  it('an exact string match requires its value (lower-cased); numbers, short values and lookup fields require nothing', () => {
+    expect(reqs({ eq: { 'address.city': 'London' } })).toEqual([[['london']]]);
+    expect(reqs({ in: { name: ['Ada Lovelace', 'Grace'] } })).toEqual([[['ada lovelace'], ['grace']]]);
+    expect(reqs({ in: { name: ['Ada Lovelace', 'Al'] } })).toEqual([]);
+    expect(reqs({ eq: { age: 36 } })).toEqual([]);
+    expect(reqs({ contains: { tags: 'vip' } })).toEqual([[['vip']]]);
+    const parsed = parseSearchParams(target, { query: { filter: { eq: { email: 'ada@example.com' } } } }).filter!;
+    expect(textRequirements(parsed, ['email'])).toEqual([]);
+  });
+
   it('keeps every searchable string, nested and in arrays, lower-cased as the reference does', () => {
     const text = recordText({ name: 'string', address: 'object', tags: 'array' }, { name: 'ÀDA', address: { city: 'London', zip: 1 }, tags: ['VIP', 2], secret: 'NOPE' });
     expect(text.split('\n')).toEqual(['àda', 'london', 'vip']);
