@@ -39,7 +39,7 @@ const USAGE = `usage: syncdex <command> [options]
   api                             serve the HTTP API (and the /admin dashboard) on $PORT
   worker [--concurrency N]        run sync jobs
   sandbox [--size N] [--seed S] [--port N]   serve the sandbox connector runtime on --port or $SANDBOX_PORT
-  demo [--customers N]            everything embedded: sync customers, run searches
+  demo [--customers N] [--search postgres|opensearch] [--serve]   everything embedded: sync, run searches; --serve keeps it running (Ctrl-C stops)
   catalog [--connector C]         connector kinds → entities: actions, id field, searchable fields, source
   connectors create --org O --type T --name N (--credentials-file PATH|- | --credentials JSON | --oauth-secret-id ID) [--config JSON] [--user U]
   connectors list [--org O] [--limit N] [--cursor C] | connectors show <connector>

@@ -115,6 +115,17 @@ function logout(message) {
   fill($('login-error'), message ?? '');
 }
 
+/**
+ * A login link (`/admin#token=…`, printed by `demo --serve`): the fragment never reaches a server
+ * or its logs, and it is taken out of the address bar and history at once.
+ */
+function tokenFromLink() {
+  const m = /^#token=([^&]+)$/.exec(window.location.hash);
+  if (!m) return null;
+  window.history.replaceState(null, '', window.location.pathname + window.location.search);
+  return decodeURIComponent(m[1]);
+}
+
 function init() {
   $('login-form').addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -130,7 +141,9 @@ function init() {
     if (ids.length > 0) state.floor = Math.min(...ids) - 1;
     refresh();
   });
-  if (token.get()) login(token.get());
+  const linked = tokenFromLink();
+  if (linked) login(linked);
+  else if (token.get()) login(token.get());
   else showApp(false);
 }
 

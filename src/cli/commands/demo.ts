@@ -2,7 +2,8 @@
  * `syncdex demo`: the main job end to end on the embedded default — start services, create a
  * payments and an applicant-tracking connector through the API, sync them from the sandbox, run
  * one search of each kind and print hits and `took_ms`. `--search opensearch` searches with a
- * local OpenSearch node instead of Postgres: the hits must be the same.
+ * local OpenSearch node instead of Postgres: the hits must be the same. `--serve` keeps it all
+ * running afterwards (demo-serve.ts).
  */
 import { startEmbeddedStack, type EmbeddedStack } from '../../app/embedded-stack.js';
 import { AppError } from '../../errors.js';
@@ -13,6 +14,7 @@ import { createToken, ensureOrganization } from '../../store/tokens-repo.js';
 import { int, parse, str } from '../args.js';
 import { waitForRun } from '../wait-run.js';
 import { demoSearches, type DemoSearch } from './demo-searches.js';
+import { serveUntilSignal, signalListeners } from './demo-serve.js';
 
 type Json = Record<string, unknown>;
 type Hit = { id: string; score: number; data: Json };
@@ -72,12 +74,14 @@ async function runSearch(exec: (id: string) => string, ids: Record<string, strin
 }
 
 export async function demoCommand(argv: string[]): Promise<number> {
-  const p = parse(argv, { customers: { type: 'string' }, search: { type: 'string' } });
+  const p = parse(argv, { customers: { type: 'string' }, search: { type: 'string' }, serve: { type: 'boolean' } });
+  const serve = p.values.serve === true;
   const customers = int(p, 'customers') ?? 2500;
   const search = str(p, 'search');
   if (search !== undefined && search !== 'postgres' && search !== 'opensearch') throw new AppError('invalid_request', '--search must be postgres or opensearch', { path: '--search' });
   const logger = createLogger(process.env.LOG_LEVEL ?? 'warn');
   process.stdout.write(`starting embedded Postgres${search === 'opensearch' ? ', OpenSearch' : ''}, sandbox runtime, API and worker...\n`);
+  const listeners = signalListeners();
   const stack = await startEmbeddedStack({ logger, ...(search === undefined ? {} : { search }) });
   try {
     stack.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: customers });
@@ -85,9 +89,11 @@ export async function demoCommand(argv: string[]): Promise<number> {
     const { token } = await createToken(stack.deps.db, await ensureOrganization(stack.deps.db, 'demo'));
     process.stdout.write(`store ${stack.postgres.source} postgres, queue ${stack.deps.queues.kind}, search ${stack.deps.backend.kind}${stack.opensearch === null ? '' : ` (${stack.opensearch.source}, ${stack.opensearch.url})`}, API ${stack.apiUrl}\n`);
     process.stdout.write(`syncing ${customers} payments customers and 300 applicant-tracking candidates...\n`);
+    // Served, the schedules tick every few minutes, so the dashboard shows runs coming in.
+    const schedule = serve ? { schedule: '5m' } : {};
     const ids = {
-      customers: await syncConnector(stack, token, { connector_type: 'payments', name: 'Demo payments', credentials: { api_key: 'sk_test_demo_secret' }, replication_config: { entities: ['customers'] } }),
-      candidates: await syncConnector(stack, token, { connector_type: 'applicant_tracking', name: 'Demo recruiting', credentials: { api_key: 'demo_ats_key' }, replication_config: { entities: ['candidates'] } }),
+      customers: await syncConnector(stack, token, { connector_type: 'payments', name: 'Demo payments', credentials: { api_key: 'sk_test_demo_secret' }, replication_config: { entities: ['customers'], ...schedule } }),
+      candidates: await syncConnector(stack, token, { connector_type: 'applicant_tracking', name: 'Demo recruiting', credentials: { api_key: 'demo_ats_key' }, replication_config: { entities: ['candidates'], ...schedule } }),
     };
     await waitSearchable(stack, ids.customers, 'payments', 'customers');
     await waitSearchable(stack, ids.candidates, 'applicant_tracking', 'candidates');
@@ -96,10 +102,14 @@ export async function demoCommand(argv: string[]): Promise<number> {
     const sample = async (entity: string, filter: Json): Promise<Json> => ((await call(exec(ids[entity as keyof typeof ids]), token, { entity, action: 'search', params: { query: { filter }, limit: 1 } })).hits as Hit[])[0]?.data ?? {};
     const customer = await sample('customers', { eq: { id: 'cus_000003' } });
     const candidate = await sample('candidates', { any: { email_addresses: { neq: { value: null } } } });
-    for (const s of demoSearches(customer, candidate)) await runSearch(exec, ids, token, s);
+    const searches = demoSearches(customer, candidate);
+    for (const s of searches) await runSearch(exec, ids, token, s);
+    const fuzzy = searches.find((s) => s.params.query !== undefined && JSON.stringify(s.params).includes('"fuzzy"')) as DemoSearch;
+    if (serve) return await serveUntilSignal(stack, listeners, { userToken: token, connectorId: ids.customers, entity: fuzzy.entity, params: fuzzy.params });
     process.stdout.write('\ndemo finished; shutting down\n');
     return 0;
   } finally {
     await stack.stop();
+    if (serve) process.stdout.write('stopped; temporary data removed\n');
   }
 }
