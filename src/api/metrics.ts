@@ -9,7 +9,8 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Deps } from '../app/deps.js';
-import { runCountersSince, runsFinishedAfter, runStatusCounts } from '../store/admin-queries.js';
+import { freshnessOf } from '../app/freshness.js';
+import { entityFreshnessRows, runCountersSince, runsFinishedAfter, runStatusCounts } from '../store/admin-queries.js';
 import { OUTCOMES, RunTally } from './run-tally.js';
 
 /** The metrics of one API app. */
@@ -86,12 +87,45 @@ function queueMetrics(deps: Deps, registry: Registry): void {
   });
 }
 
-/** Builds the registry: process defaults, run and queue gauges, and the search latency histogram. */
+/**
+ * How old each entity's synced copy is, and how many copies are stale (older than twice their
+ * schedule). The age is per connector (what an operator alerts on); the stale count per
+ * (connector type, entity) stays small whatever the number of connectors. Entities never synced
+ * have no copy, so no age; they count as stale once overdue.
+ */
+function freshnessMetrics(deps: Deps, registry: Registry): void {
+  // Both gauges are filled by one query per scrape: the registry collects them concurrently.
+  let inFlight: Promise<void> | null = null;
+  const collectBoth = (): Promise<void> =>
+    (inFlight ??= (async () => {
+      const now = Date.now();
+      const stale = new Map<string, { connector_type: string; entity: string; n: number }>();
+      const rows = await entityFreshnessRows(deps.db);
+      // Connectors deleted since the last scrape must not linger with their last age.
+      age.reset();
+      staleCount.reset();
+      for (const r of rows) {
+        const f = freshnessOf(r, { replicationConfig: r.replication_config, createdAt: r.created_at }, now);
+        if (f.age_seconds !== null) age.set({ connector_id: r.connector_id, connector_type: r.connector_type, entity: r.entity }, f.age_seconds);
+        const key = `${r.connector_type}\u0000${r.entity}`;
+        const entry = stale.get(key) ?? { connector_type: r.connector_type, entity: r.entity, n: 0 };
+        stale.set(key, { ...entry, n: entry.n + (f.stale ? 1 : 0) });
+      }
+      for (const { n, ...labels } of stale.values()) staleCount.set(labels, n);
+    })().finally(() => {
+      inFlight = null;
+    }));
+  const age = new Gauge({ name: 'syncdex_entity_copy_age_seconds', help: "Seconds since the entity's last successful sync (its synced copy's age)", labelNames: ['connector_id', 'connector_type', 'entity'], registers: [registry], collect: collectBoth });
+  const staleCount = new Gauge({ name: 'syncdex_entities_stale', help: 'Entities whose synced copy is older than twice their schedule (or never synced past that)', labelNames: ['connector_type', 'entity'], registers: [registry], collect: collectBoth });
+}
+
+/** Builds the registry: process defaults, run, queue and freshness gauges, and the search latency histogram. */
 export function createApiMetrics(deps: Deps): ApiMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'syncdex_process_' });
   runMetrics(deps, registry);
   queueMetrics(deps, registry);
+  freshnessMetrics(deps, registry);
   const searchLatency = new Histogram({
     name: 'syncdex_search_duration_seconds',
     help: 'Latency of search calls served by this process (validation, backend, paging)',

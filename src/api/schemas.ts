@@ -50,6 +50,46 @@ const searchParams = {
   },
 };
 
+const freshness = {
+  type: 'object',
+  description: 'how old the synced copy is against the schedule; stale past twice the schedule interval',
+  properties: {
+    age_seconds: { type: 'integer', nullable: true, description: 'since the last successful sync; null before the first' },
+    schedule: { type: 'string' },
+    interval_seconds: { type: 'integer' },
+    stale_after_seconds: { type: 'integer' },
+    stale: { type: 'boolean' },
+  },
+};
+
+const entityStatus = {
+  type: 'object',
+  properties: {
+    entity: { type: 'string' },
+    status: { type: 'string', enum: ['initializing', 'ready', 'updating', 'error', 'paused'] },
+    record_count: { type: 'integer' },
+    last_synced_at: { type: 'string', format: 'date-time', nullable: true },
+    next_run_at: { type: 'string', format: 'date-time', nullable: true },
+    last_error: { type: 'string', nullable: true },
+    freshness,
+  },
+};
+
+const connectorView = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    external_user_id: { type: 'string' },
+    connector_type: { type: 'string' },
+    name: { type: 'string' },
+    auth_method: { type: 'string' },
+    replication_config: { type: 'object', additionalProperties: true },
+    status: { type: 'string', enum: ['active', 'paused'] },
+    created_at: { type: 'string', format: 'date-time' },
+    entities: { type: 'array', items: entityStatus },
+  },
+};
+
 const searchResult = {
   description: 'one page of hits',
   type: 'object',
@@ -81,7 +121,7 @@ export const publicSchemas = {
         replication_config: { type: 'object' },
       },
     },
-    response: { ...ok(201, 'the connector with per-entity status'), ...errors(400, 401) },
+    response: { 201: { description: 'the connector with per-entity status (never credentials)', ...connectorView }, ...errors(400, 401) },
   },
   oauthInitiate: {
     tags: ['connectors'],
@@ -89,8 +129,8 @@ export const publicSchemas = {
     security: bearer,
     response: { ...errors(400, 401) },
   },
-  listConnectors: { tags: ['connectors'], summary: "The organization's connectors, newest first", security: bearer, querystring: connectorsPage, response: { ...ok(200, '{connectors: [...], next_cursor}'), ...errors(400, 401) } },
-  getConnector: { tags: ['connectors'], summary: 'A connector with per-entity status', security: bearer, params: idParam, response: { ...ok(200, 'connector'), ...errors(401, 404) } },
+  listConnectors: { tags: ['connectors'], summary: "The organization's connectors, newest first", security: bearer, querystring: connectorsPage, response: { 200: { description: 'one page', type: 'object', properties: { connectors: { type: 'array', items: connectorView }, next_cursor: { type: 'string', nullable: true } } }, ...errors(400, 401) } },
+  getConnector: { tags: ['connectors'], summary: 'A connector with per-entity status and freshness', security: bearer, params: idParam, response: { 200: { description: 'the connector', ...connectorView }, ...errors(401, 404) } },
   execute: {
     tags: ['connectors'],
     summary: 'Execute an action; only `search` is served here',

@@ -1,4 +1,5 @@
 /** JSON shapes of the admin API: runs (summary and detail) and connectors with entity status. */
+import { freshnessOf } from '../app/freshness.js';
 import type { ChainRun, RunListRow } from '../store/admin-queries.js';
 import type { Connector } from '../store/connectors-repo.js';
 import type { EntityStateRow, SyncRunRow } from '../store/schema.js';
@@ -74,8 +75,8 @@ export function runDetail(run: RunListRow, chain: { ancestors: ChainRun[]; repla
   };
 }
 
-/** An entity's replication status. */
-export function entityView(s: EntityStateRow) {
+/** An entity's replication status, with how fresh its copy is against the connector's schedule. */
+export function entityView(s: EntityStateRow, c: Connector, now = Date.now()) {
   return {
     entity: s.entity,
     status: s.status,
@@ -84,6 +85,7 @@ export function entityView(s: EntityStateRow) {
     next_run_at: iso(s.next_run_at),
     last_run_id: s.last_run_id,
     last_error: s.last_error,
+    freshness: freshnessOf(s, c, now),
   };
 }
 
@@ -98,6 +100,6 @@ export function adminConnectorView(c: Connector, states: readonly EntityStateRow
     auth_method: c.authMethod,
     status: c.status,
     created_at: iso(c.createdAt),
-    entities: states.map(entityView),
+    entities: states.map((s) => entityView(s, c)),
   };
 }

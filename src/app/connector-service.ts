@@ -16,6 +16,7 @@ import { requestSync } from '../worker/request-sync.js';
 import { upsertSchedule } from '../worker/schedules.js';
 import { within } from '../within.js';
 import type { Deps } from './deps.js';
+import { freshnessOf, type Freshness } from './freshness.js';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -145,10 +146,10 @@ export interface ConnectorView {
   replication_config: Record<string, unknown>;
   status: string;
   created_at: string;
-  entities: { entity: string; status: string; record_count: number; last_synced_at: string | null; next_run_at: string | null; last_error: string | null }[];
+  entities: { entity: string; status: string; record_count: number; last_synced_at: string | null; next_run_at: string | null; last_error: string | null; freshness: Freshness }[];
 }
 
-export async function viewConnector(deps: Deps, c: Connector): Promise<ConnectorView> {
+export async function viewConnector(deps: Deps, c: Connector, now = Date.now()): Promise<ConnectorView> {
   const states = await listEntityStates(deps.db, c.id);
   return {
     id: c.id,
@@ -166,6 +167,7 @@ export async function viewConnector(deps: Deps, c: Connector): Promise<Connector
       last_synced_at: s.last_synced_at?.toISOString() ?? null,
       next_run_at: s.next_run_at?.toISOString() ?? null,
       last_error: s.last_error,
+      freshness: freshnessOf(s, c, now),
     })),
   };
 }

@@ -172,3 +172,22 @@ export async function writeShadows(db: Db, connectorId: string, entity: string, 
        and (r.shadow is distinct from p.shadow or r.keys is distinct from p.keys or r.text_lc is distinct from p.text)`.execute(db);
   return Number(res.numAffectedRows ?? 0n);
 }
+
+/** An entity's sync times and its connector's schedule, for the freshness gauges. */
+export interface EntityFreshnessRow {
+  readonly connector_id: string;
+  readonly connector_type: string;
+  readonly entity: string;
+  readonly last_synced_at: Date | null;
+  readonly replication_config: Record<string, unknown>;
+  readonly created_at: Date;
+}
+
+/** Every entity of every connector with what its freshness is computed from (one query per scrape). */
+export async function entityFreshnessRows(db: Db): Promise<EntityFreshnessRow[]> {
+  return db
+    .selectFrom('entity_state as s')
+    .innerJoin('connectors as c', 'c.id', 's.connector_id')
+    .select(['s.connector_id', 'c.connector_type', 's.entity', 's.last_synced_at', 'c.replication_config', 'c.created_at'])
+    .execute();
+}

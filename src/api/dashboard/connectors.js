@@ -1,16 +1,25 @@
-// Per-connector cards: status, actions, and each entity's replication status with record counts.
-import { fill, fmtNum, fmtTime, h } from './dom.js';
+// Per-connector cards: status, actions, and each entity's replication status with record counts
+// and how fresh its synced copy is (stale: older than twice the connector's schedule).
+import { fill, fmtDuration, fmtNum, fmtTime, h } from './dom.js';
+
+function freshnessCell(e) {
+  const f = e.freshness;
+  const age = f.age_seconds === null ? 'never synced' : `${fmtDuration(f.age_seconds * 1000)} old`;
+  const title = `schedule ${f.schedule}; stale after ${fmtDuration(f.stale_after_seconds * 1000)}; last synced ${fmtTime(e.last_synced_at)}`;
+  return h('td', { class: 'freshness', title }, age, f.stale ? [' ', h('span', { class: 'badge stale' }, 'stale')] : null);
+}
 
 function entityRow(connector, e, act) {
   const base = `/admin/api/connectors/${connector.id}`;
   const who = `${connector.name} / ${e.entity}`;
   return h(
     'tr',
-    { dataset: { entity: e.entity } },
+    { class: e.freshness.stale ? 'stale' : null, dataset: { entity: e.entity, stale: String(e.freshness.stale) } },
     h('td', {}, e.entity),
     h('td', {}, h('span', { class: `badge ${e.status}` }, e.status)),
     h('td', { class: 'num' }, fmtNum(e.record_count)),
-    h('td', {}, fmtTime(e.last_synced_at)),
+    freshnessCell(e),
+    h('td', {}, fmtTime(e.next_run_at)),
     h('td', { class: e.last_error ? 'error-cell' : 'muted' }, e.last_error ?? '—'),
     h(
       'td',
@@ -45,7 +54,7 @@ function card(connector, act) {
     h(
       'table',
       { class: 'entities' },
-      h('thead', {}, h('tr', {}, ['Entity', 'Status', 'Records', 'Last synced', 'Last error', ''].map((t) => h('th', {}, t)))),
+      h('thead', {}, h('tr', {}, ['Entity', 'Status', 'Records', 'Copy age', 'Next run', 'Last error', ''].map((t) => h('th', {}, t)))),
       h('tbody', {}, connector.entities.map((e) => entityRow(connector, e, act))),
     ),
   );
@@ -61,4 +70,13 @@ export function syncOptions(select, options) {
   const current = select.value;
   fill(select, h('option', { value: '' }, 'all'), options.map(([value, label]) => h('option', { value }, label)));
   select.value = options.some(([v]) => v === current) ? current : '';
+}
+
+/** One line over the cards: which copies are stale, so none hides in a long list. */
+export function renderFreshnessSummary(container, connectors) {
+  const entities = connectors.flatMap((c) => c.entities.map((e) => ({ c, e })));
+  const stale = entities.filter(({ e }) => e.freshness.stale);
+  container.className = stale.length > 0 ? 'stale-summary' : 'muted';
+  if (stale.length === 0) return fill(container, entities.length === 0 ? '' : `All ${entities.length} synced copies are fresh (synced within twice their schedule).`);
+  return fill(container, `${stale.length} of ${entities.length} synced copies are stale: `, stale.map(({ c, e }, i) => [i > 0 ? ', ' : '', `${c.name} / ${e.entity}`]));
 }

@@ -1,7 +1,7 @@
 // The dashboard's entry: login, polling, filters, and confirmed actions.
 import { api, ApiError, query, token } from './api.js';
 import { renderChart } from './chart.js';
-import { renderConnectors, syncOptions } from './connectors.js';
+import { renderConnectors, renderFreshnessSummary, syncOptions } from './connectors.js';
 import { fill, h } from './dom.js';
 import { renderRuns } from './runs.js';
 
@@ -73,6 +73,7 @@ async function refresh() {
     syncOptions($('f-connector'), connectors.map((c) => [c.id, `${c.name} (${c.connector_type})`]));
     syncOptions($('f-entity'), [...new Set(connectors.flatMap((c) => c.entities.map((e) => e.entity)))].sort().map((e) => [e, e]));
     renderConnectors($('connectors'), connectors, act);
+    renderFreshnessSummary($('freshness-summary'), connectors);
     renderRuns(document.querySelector('#runs tbody'), runs, act);
     renderChart($('chart'), runs);
     const capped = next_cursor !== null && runs.length >= MAX_RUNS_SHOWN;
