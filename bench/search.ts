@@ -19,6 +19,10 @@ import { OpenSearchBackend } from '../src/search/opensearch/opensearch-backend.j
 import { searchTarget } from '../src/search/target.js';
 import type { BenchOpenSearch } from './lib/opensearch.js';
 import { benchDb } from './lib/stack.js';
+import { cases, type Case } from './search-cases.js';
+import { httpSearcher, type HttpSearcher } from './search-http.js';
+import { statsKeeper } from '../src/store/table-stats.js';
+import { insertConnectorRow } from '../test/conformance/postgres-page.js';
 import { round, summarize, timeIt, type Figure } from './lib/stats.js';
 
 const ENTITY = catalog.payments!.entities.customers!;
@@ -39,34 +43,23 @@ async function load(db: Kysely<DB>, connectorId: string, n: number, log: (s: str
       upsertPage(db, connectorId, 'customers', page),
       sql`insert into naive (id, doc) select p.id, p.doc from jsonb_to_recordset(${JSON.stringify(docs.map((d) => ({ id: d.id, doc: d })))}::jsonb) as p(id text, doc jsonb)`.execute(db),
     ]);
+    // What the worker's page writes do: statistics follow the rows (src/store/table-stats.ts).
+    statsKeeper(db).poke();
     if ((i / 1000) % 100 === 99) log(`  loaded ${i + 1000} (${Math.round((i + 1000) / ((performance.now() - t0) / 1000))} rec/s)`);
   }
+  // ...and what a run's end does.
+  statsKeeper(db).poke(true);
+  await statsKeeper(db).settle();
   return sample;
 }
 
-interface Case {
-  readonly name: string;
-  readonly target: number | null;
-  readonly params: () => unknown;
-  readonly naive: (db: Kysely<DB>) => Promise<unknown>;
-}
-
-function cases(sample: Record<string, unknown>[], n: number): Case[] {
-  const pick = (i: number) => sample[i % sample.length] as Record<string, unknown>;
-  const recent = 1_767_225_600 - Math.floor(n * 37 * 0.05);
-  return [
-    { name: 'eq string', target: 5, params: () => ({ query: { filter: { eq: { email: pick(1).email } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where doc->>'email' = ${String(pick(1).email)} order by id limit 50`.execute(db) },
-    { name: 'range + sort + limit 50', target: 20, params: () => ({ query: { filter: { gte: { created: recent } }, sort: [{ created: 'desc' }] }, limit: 50 }), naive: (db) => sql`select id, doc from naive where (doc->>'created')::bigint >= ${recent} order by (doc->>'created')::bigint desc, id limit 50`.execute(db) },
-    { name: 'like substring', target: 30, params: () => ({ query: { filter: { like: { email: 'lovelace12' } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where doc->>'email' ilike '%lovelace12%' order by id limit 50`.execute(db) },
-    // A person's name with a typo: the way an agent looks someone up.
-    { name: 'fuzzy', target: 100, params: () => ({ query: { filter: { fuzzy: { name: 'ada lovelase' } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where exists (select 1 from regexp_split_to_table(lower(doc->>'name'), '[^[:alnum:]]+') w where levenshtein(w, 'lovelase') <= 2) and exists (select 1 from regexp_split_to_table(lower(doc->>'name'), '[^[:alnum:]]+') w where levenshtein(w, 'ada') <= 1 or w like 'ada%') order by id limit 50`.execute(db) },
-    { name: 'keyword', target: null, params: () => ({ query: { filter: { keyword: { name: 'hopper' } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where lower(doc->>'name') ~ '\\mhopper\\M' order by id limit 50`.execute(db) },
-    {
-      name: '5-clause and/or', target: null,
-      params: () => ({ query: { filter: { and: [{ eq: { currency: 'eur' } }, { or: [{ eq: { tax_exempt: 'none' } }, { like: { name: 'ada%' } }] }, { gte: { balance: 50_000 } }, { neq: { delinquent: true } }] } }, limit: 50 }),
-      naive: (db) => sql`select id, doc from naive where doc->>'currency' = 'eur' and (doc->>'tax_exempt' = 'none' or doc->>'name' ilike 'ada%') and (doc->>'balance')::bigint >= 50000 and coalesce(doc->>'delinquent', '') <> 'true' order by id limit 50`.execute(db),
-    },
-  ];
+/** A second, small connector's records (sandbox seed 7), to search while the big one fills the table. */
+async function loadSmall(db: Kysely<DB>, n: number): Promise<{ id: string; sample: Record<string, unknown> }> {
+  const id = await insertConnectorRow(db, 'payments');
+  const ds = new Sandbox({ defaultSize: n, seed: 7 }).dataset('payments', 'customers');
+  const docs = Array.from({ length: n }, (_, k) => ds.recordAt(k));
+  await upsertPage(db, id, 'customers', withShadows(docs.map((d) => ({ id: String(d.id), data: d })), ENTITY.searchable, lookupFields(ENTITY)));
+  return { id, sample: docs[n >> 1] as Record<string, unknown> };
 }
 
 /** Ships the same `n` documents into OpenSearch as the indexer would (5,000 per bulk request). */
@@ -88,47 +81,92 @@ async function loadOpenSearch(os: BenchOpenSearch, connectorId: string, n: numbe
   return backend;
 }
 
-type Subject = { readonly label: string; readonly deps: Parameters<typeof runSearch>[0] };
+/** A backend under measurement: in process, and through the HTTP API. */
+/** The small connector's records into OpenSearch too. */
+async function shipSmall(os: BenchOpenSearch, backend: OpenSearchBackend, connectorId: string): Promise<void> {
+  const ds = new Sandbox({ defaultSize: 1000, seed: 7 }).dataset('payments', 'customers');
+  const db = undefined as unknown as Kysely<DB>;
+  const index = await backend.ensureIndex(db, TARGET);
+  await backend.apply(db, index, connectorId, Array.from({ length: 1000 }, (_, k) => ({ recordId: String(ds.recordAt(k).id), version: '1', doc: projectSearchable(TARGET.searchable, ds.recordAt(k)) })));
+  await os.client.indices.refresh({ index });
+}
 
-/** p95 figures of every case on one backend; `baseline(c)` is what it is compared with. */
-async function caseFigures(subject: Subject, all: readonly Case[], connector: { id: string; connectorType: string }, reps: number, baseline: (c: Case) => Promise<{ p95: number; what: string }>, log: (s: string) => void): Promise<Figure[]> {
+type Subject = { readonly label: string; readonly deps: Parameters<typeof runSearch>[0]; readonly http: HttpSearcher };
+type Connector = { id: string; connectorType: string };
+
+function figure(group: string, name: string, target: number | null, ours: { p50: number; p95: number; p99: number }, base: { p95: number; what: string }, hits: number): Figure {
+  return { group, name: `${name} p95`, unit: 'ms', value: round(ours.p95), baseline: round(base.p95), ratio: round(ours.p95 / base.p95), target: target === null ? 'report' : `≤ ${target} ms`, pass: target === null ? null : ours.p95 <= target, note: `p50 ${round(ours.p50)} p99 ${round(ours.p99)}, ${hits} hits; baseline: ${base.what}` };
+}
+
+/** p95 of every case on one backend, in process and over HTTP; `baseline(c)` is what it is compared with. */
+async function caseFigures(subject: Subject, all: readonly Case[], connector: Connector, reps: number, baseline: (c: Case) => Promise<{ p95: number; what: string }>, log: (s: string) => void): Promise<Figure[]> {
   const figures: Figure[] = [];
+  const group = subject.label === 'postgres' ? 'search' : `search (${subject.label})`;
   for (const c of all) {
     // A case that matches nothing measures nothing (the eq case once ran against rows without lookup keys).
     const hits = (await runSearch(subject.deps, connector, 'customers', c.params())).hits.length;
     if (hits === 0) throw new Error(`search bench case "${c.name}" matched no record on ${subject.label}`);
     const ours = summarize(await timeIt(reps, () => runSearch(subject.deps, connector, 'customers', c.params())));
+    const http = summarize(await timeIt(reps, () => subject.http.search(connector.id, c.params())));
     const base = await baseline(c);
-    figures.push({ group: subject.label === 'postgres' ? 'search' : `search (${subject.label})`, name: `${c.name} p95`, unit: 'ms', value: round(ours.p95), baseline: round(base.p95), ratio: round(ours.p95 / base.p95), target: c.target === null ? 'report' : `≤ ${c.target} ms`, pass: c.target === null ? null : ours.p95 <= c.target, note: `p50 ${round(ours.p50)} p99 ${round(ours.p99)}, ${hits} hits; baseline: ${base.what}` });
-    log(`  ${subject.label} ${c.name}: p50 ${round(ours.p50)} p95 ${round(ours.p95)} ms (${base.what} p95 ${round(base.p95)} ms)`);
+    figures.push(figure(group, c.name, c.target, ours, base, hits), figure(group, `${c.name} (HTTP)`, c.target, http, base, hits));
+    log(`  ${subject.label} ${c.name}: p50 ${round(ours.p50)} p95 ${round(ours.p95)} ms, HTTP p95 ${round(http.p95)} ms (${base.what} p95 ${round(base.p95)} ms)`);
   }
   return figures;
+}
+
+/** Every operator on a 1,000-record connector while the big one fills the table: the slowest p95, in process and over HTTP. */
+async function smallConnectorFigures(subject: Subject, small: { id: string; sample: Record<string, unknown> }, reps: number, log: (s: string) => void): Promise<Figure[]> {
+  const connector = { id: small.id, connectorType: 'payments' };
+  const all = cases([small.sample], 1000);
+  let worst = { p50: 0, p95: 0, p99: 0 };
+  let worstHttp = { ...worst };
+  let which = '';
+  for (const c of all) {
+    const ours = summarize(await timeIt(reps, () => runSearch(subject.deps, connector, 'customers', c.params())));
+    const http = summarize(await timeIt(reps, () => subject.http.search(connector.id, c.params())));
+    if (ours.p95 > worst.p95) (worst = ours), (which = c.name);
+    if (http.p95 > worstHttp.p95) worstHttp = http;
+  }
+  const group = subject.label === 'postgres' ? 'search' : `search (${subject.label})`;
+  const base = { p95: Number.NaN, what: `none; slowest in process: ${which}` };
+  log(`  ${subject.label} 1,000-record connector, slowest operator p95 ${round(worst.p95)} ms (${which}), HTTP ${round(worstHttp.p95)} ms`);
+  return [figure(group, 'any operator, 1,000-record connector beside the big one', 5, worst, base, 0), figure(group, 'any operator, 1,000-record connector beside the big one (HTTP)', 5, worstHttp, base, 0)];
 }
 
 /** Runs the search benchmark on `n` records on Postgres and, when `os` is given, on OpenSearch; returns its figures. */
 export async function searchBench(n: number, reps: number, log: (s: string) => void, os: BenchOpenSearch | null = null): Promise<Figure[]> {
   const b = await benchDb();
+  const closers: (() => Promise<void>)[] = [];
   try {
     const backend = new PostgresSearchBackend();
     await backend.ensureIndex(b.db, TARGET);
-    log(`search: loading ${n} customers…`);
+    log(`search: loading ${n} customers and a 1,000-record connector…`);
     const sample = await load(b.db, b.connectorId, n, log);
-    const pgDeps = { db: b.db, backend, cursorSecret: 'bench-secret-bench-secret' };
+    const small = await loadSmall(b.db, 1000);
+    const cursorSecret = 'bench-secret-bench-secret';
+    const pgHttp = await httpSearcher(b.pg.url, { SEARCH_BACKEND: 'postgres' });
+    closers.push(() => pgHttp.close());
+    const pg: Subject = { label: 'postgres', deps: { db: b.db, backend, cursorSecret }, http: pgHttp };
     const connector = { id: b.connectorId, connectorType: 'payments' };
     const all = cases(sample, n);
-    const pgP95 = new Map<string, number>();
     const naive = async (c: Case) => ({ p95: summarize(await timeIt(Math.max(5, Math.floor(reps / 3)), () => c.naive(b.db))).p95, what: 'naive jsonb table' });
-    const figures = await caseFigures({ label: 'postgres', deps: pgDeps }, all, connector, reps, naive, log);
-    for (const f of figures) pgP95.set(f.name, f.value);
-    figures.push(...(await pagingFigures(pgDeps, connector, b.db, reps, log)));
+    const figures = await caseFigures(pg, all, connector, reps, naive, log);
+    const pgP95 = new Map(figures.map((f) => [f.name, f.value]));
+    figures.push(...(await smallConnectorFigures(pg, small, reps, log)), ...(await pagingFigures(pg.deps, connector, b.db, reps, log)));
     if (os !== null) {
       log(`search: shipping ${n} customers to OpenSearch…`);
-      const osDeps = { db: b.db, backend: await loadOpenSearch(os, b.connectorId, n, log), cursorSecret: pgDeps.cursorSecret };
+      const osBackend = await loadOpenSearch(os, b.connectorId, n, log);
+      await shipSmall(os, osBackend, small.id);
+      const osHttp = await httpSearcher(b.pg.url, { SEARCH_BACKEND: 'opensearch', OPENSEARCH_URL: os.service.url, OPENSEARCH_INDEX_PREFIX: `${os.prefix}search-` });
+      closers.push(() => osHttp.close());
+      const osSubject: Subject = { label: 'opensearch', deps: { db: b.db, backend: osBackend, cursorSecret }, http: osHttp };
       const samePg = async (c: Case) => ({ p95: pgP95.get(`${c.name} p95`) ?? Number.NaN, what: 'Postgres backend' });
-      figures.push(...(await caseFigures({ label: 'opensearch', deps: osDeps }, all, connector, reps, samePg, log)));
+      figures.push(...(await caseFigures(osSubject, all, connector, reps, samePg, log)), ...(await smallConnectorFigures(osSubject, small, reps, log)));
     }
     return figures;
   } finally {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
     await b.close();
   }
 }
