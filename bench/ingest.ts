@@ -22,6 +22,7 @@ import { spawnWorker } from '../test/integration/helpers/worker-process.js';
 import { cpuPerRecord, cpuSnapshot, type CpuSnapshot } from './lib/cpu-share.js';
 import { benchDb } from './lib/stack.js';
 import { round, type Figure } from './lib/stats.js';
+import { indexedCopySeconds } from './indexed-copy.js';
 import { storeWriteSeconds } from './store-write.js';
 
 const copyText = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
@@ -67,7 +68,11 @@ async function waitRun(db: Parameters<typeof getRun>[0], id: string): Promise<vo
 function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: number): Figure[] {
   if (before === null || after === null) return [];
   const { groups, busy, idle } = cpuPerRecord(before, after, n);
-  const figure = (name: string, value: number, note?: string): Figure => ({ group: 'ingest cpu', name, unit: 'µs/rec', value: round(value, 1), baseline: null, ratio: null, target: 'reported', pass: null, ...(note === undefined ? {} : { note }) });
+  const figure = (name: string, value: number, note?: string): Figure => {
+    // The worker's own CPU has a target (the text-search issue): the rest is reported.
+    const worker = name === 'full sync: worker';
+    return { group: 'ingest cpu', name, unit: 'µs/rec', value: round(value, 1), baseline: null, ratio: null, target: worker ? '≤ 50 µs/rec' : 'reported', pass: worker ? value <= 50 : null, ...(note === undefined ? {} : { note }) };
+  };
   return [
     ...['worker', 'postgres', 'bench'].map((g) => figure(g === 'bench' ? 'full sync: bench process (serves the sandbox)' : `full sync: ${g}`, (groups[g]?.user ?? 0) + (groups[g]?.system ?? 0), `${round(groups[g]?.system ?? 0, 1)} of it system`)),
     figure('full sync: whole machine busy', busy, `${round(idle, 1)} µs/rec idle`),
@@ -80,6 +85,8 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
   sandbox.configure({ connectorType: 'payments', entity: 'customers', size: n });
   const writeSec = opts.copy === false ? Number.NaN : await storeWriteSeconds(sandbox, n);
   if (opts.copy !== false) log(`ingest: store write alone ${round(writeSec)} s (${Math.round(n / writeSec)} rec/s)`);
+  const indexedSec = opts.copy === false ? Number.NaN : await indexedCopySeconds(sandbox, n);
+  if (opts.copy !== false) log(`ingest: COPY into the same structure (records' indexes) ${round(indexedSec)} s (${Math.round(n / indexedSec)} rows/s)`);
   const b = await benchDb();
   // Like the COPY baseline's rows, the third party's records exist before the clock starts.
   if (opts.resync !== false) sandbox.dataset('payments', 'customers').prerender();
@@ -118,6 +125,7 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
     const ratio = n / syncSec / (n / copySec);
     return [
       { group: 'ingest', name: `full sync ${n} records`, unit: 'rec/s', value: Math.round(n / syncSec), baseline: Math.round(n / copySec), ratio: round(ratio, 3), target: '≥ 0.5× COPY', pass: ratio >= 0.5 },
+      { group: 'ingest', name: `full sync ${n} records vs COPY into the same structure`, unit: 'rec/s', value: Math.round(n / syncSec), baseline: Math.round(n / indexedSec), ratio: round(indexedSec / syncSec, 3), target: '≥ 0.5× same-structure COPY', pass: indexedSec / syncSec >= 0.5, note: `bare-table COPY ${Math.round(n / copySec)} rows/s; the indexes cost ${round(indexedSec / copySec, 2)}× its time` },
       { group: 'ingest', name: 'store write alone (upserts on 2 connections, nothing fetched)', unit: 'rec/s', value: Math.round(n / writeSec), baseline: Math.round(n / copySec), ratio: round(copySec / writeSec, 3), target: 'reported: the full sync\'s ceiling', pass: null },
       ...cpu,
       { group: 'ingest', name: 're-sync unchanged: duration', unit: 's', value: round(resyncSec), baseline: round(syncSec), ratio: round(resyncSec / syncSec), target: '≤ 0.5× first sync', pass: resyncSec / syncSec <= 0.5 },
