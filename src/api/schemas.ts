@@ -173,6 +173,8 @@ export const adminSchemas = {
   reindex: admin('Reindex a (connector type, entity)', {
     body: { type: 'object', required: ['connector_type', 'entity'], properties: { connector_type: { type: 'string' }, entity: { type: 'string' } } },
   }),
+  searchFields: admin("A connector's replicated searchable entities: fields with catalog types, the operators each allows, sortable or not (the search console)", { params: idParam }),
+  execute: { ...admin('Search any connector as its agents do (same body, answer and errors as the tenant execute); for the dashboard console, logged with the operator token id', { params: idParam }), body: { type: 'object', required: ['entity', 'action'], properties: { entity: { type: 'string' }, action: { type: 'string', enum: ['search'] }, params: searchParams } }, response: { 200: searchResult, ...errors(400, 401, 403, 404) } },
   session: admin('Exchange the admin Bearer token for the short-lived bull-board session cookie', { body: emptyBody }),
   endSession: admin('Clear the bull-board session cookie', {}),
 };

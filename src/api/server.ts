@@ -10,6 +10,7 @@ import { handleError } from './error-mapper.js';
 import { rejectUnstorable } from './storable-text.js';
 import { createApiMetrics } from './metrics.js';
 import { adminConnectorRoutes } from './routes/admin-connectors.js';
+import { adminConsoleRoutes } from './routes/admin-console.js';
 import { adminRunRoutes } from './routes/admin-runs.js';
 import { adminSessionRoutes } from './routes/admin-session.js';
 import { apiDocsRoutes } from './routes/api-docs.js';
@@ -97,6 +98,7 @@ export function buildApi(deps: Deps): FastifyInstance {
       adminSessionRoutes(admin, deps);
       adminRunRoutes(admin, deps);
       adminConnectorRoutes(admin, deps);
+      adminConsoleRoutes(admin, deps, metrics);
     });
   });
   return app;

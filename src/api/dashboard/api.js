@@ -10,10 +10,12 @@ export const token = {
 };
 
 export class ApiError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, path) {
     super(message);
     this.status = status;
     this.code = code;
+    // The offending field, as the API names it (`query.filter.and[1].eq.email`); undefined when none.
+    this.path = path;
   }
 }
 
@@ -23,7 +25,7 @@ export async function api(method, path, body) {
   if (body !== undefined) headers['content-type'] = 'application/json';
   const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'same-origin' });
   const json = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiError(res.status, json?.error?.code ?? 'error', json?.error?.message ?? `HTTP ${res.status}`);
+  if (!res.ok) throw new ApiError(res.status, json?.error?.code ?? 'error', json?.error?.message ?? `HTTP ${res.status}`, json?.error?.path);
   return json;
 }
 

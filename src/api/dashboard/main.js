@@ -2,6 +2,7 @@
 import { api, ApiError, query, token } from './api.js';
 import { renderChart } from './chart.js';
 import { renderConnectors, renderFreshnessSummary, syncOptions } from './connectors.js';
+import { initConsole, updateConsoleConnectors } from './console.js';
 import { fill, h } from './dom.js';
 import { renderRuns } from './runs.js';
 
@@ -74,6 +75,7 @@ async function refresh() {
     syncOptions($('f-entity'), [...new Set(connectors.flatMap((c) => c.entities.map((e) => e.entity)))].sort().map((e) => [e, e]));
     renderConnectors($('connectors'), connectors, act);
     renderFreshnessSummary($('freshness-summary'), connectors);
+    updateConsoleConnectors(connectors);
     renderRuns(document.querySelector('#runs tbody'), runs, act);
     renderChart($('chart'), runs);
     const capped = next_cursor !== null && runs.length >= MAX_RUNS_SHOWN;
@@ -135,6 +137,7 @@ function init() {
     if (value) login(value);
   });
   $('logout').addEventListener('click', () => logout());
+  initConsole();
   $('filters').addEventListener('change', () => ((state.floor = null), refresh()));
   // One more page below the oldest row shown.
   $('more').addEventListener('click', () => {

@@ -16,7 +16,7 @@ import { adminConnectorView, runSummary } from '../views.js';
 type IdParams = { Params: { id: string } };
 type EntityParams = { Params: { id: string; entity: string } };
 
-async function connectorOr404(deps: Deps, id: string): Promise<Connector> {
+export async function connectorOr404(deps: Deps, id: string): Promise<Connector> {
   const c = await findConnector(deps.db, id);
   if (c === null) throw new AppError('not_found', `connector ${JSON.stringify(id.slice(0, 80))} not found`, { path: 'connector_id' });
   return c;

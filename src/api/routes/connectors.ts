@@ -35,6 +35,21 @@ async function timedSearch(deps: Deps, metrics: ApiMetrics, connector: { id: str
   }
 }
 
+/**
+ * The execute action on a connector already resolved for the caller: the tenant route (own
+ * organization) and the admin console's route (any organization, admin tokens) both run this.
+ */
+export async function executeOn(deps: Deps, metrics: ApiMetrics, connector: Connector, body: unknown) {
+  const { entity, action, params } = parseExecute(body);
+  getEntityDef(getConnectorDef(connector.connectorType), entity);
+  if (action !== 'search') {
+    const known = ACTIONS.has(action);
+    throw new AppError('action_not_supported', known ? `action "${action}" runs on the connector execution service; syncdex serves only "search"` : `unknown action "${action}"; syncdex serves only "search"`, { path: 'action' });
+  }
+  assertReplicated(connector, entity);
+  return timedSearch(deps, metrics, connector, entity, params);
+}
+
 export function connectorRoutes(app: FastifyInstance, deps: Deps, metrics: ApiMetrics): void {
   app.get('/api/v1/integrations/connectors', { schema: publicSchemas.listConnectors }, async (req) => {
     const page = parseConnectorsPage(objectOf(req.query, 'query'), 100);
@@ -63,13 +78,6 @@ export function connectorRoutes(app: FastifyInstance, deps: Deps, metrics: ApiMe
 
   app.post<{ Params: { id: string } }>('/api/v1/integrations/connectors/:id/execute', { schema: publicSchemas.execute }, async (req) => {
     const connector = await connectorFor(deps, principalOf(req), req.params.id);
-    const { entity, action, params } = parseExecute(req.body);
-    getEntityDef(getConnectorDef(connector.connectorType), entity);
-    if (action !== 'search') {
-      const known = ACTIONS.has(action);
-      throw new AppError('action_not_supported', known ? `action "${action}" runs on the connector execution service; syncdex serves only "search"` : `unknown action "${action}"; syncdex serves only "search"`, { path: 'action' });
-    }
-    assertReplicated(connector, entity);
-    return timedSearch(deps, metrics, connector, entity, params);
+    return executeOn(deps, metrics, connector, req.body);
   });
 }
