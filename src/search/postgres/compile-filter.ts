@@ -103,11 +103,29 @@ function compareHolds(ctx: RowContext, path: FieldPath, op: keyof typeof CMP, bo
   );
 }
 
+/** Up to this many values, an `in` is an `or` of containments (what the lookup GIN answers). */
+const SMALL_IN = 32;
+
+/**
+ * Some candidate is one of `values`. A short list is an `or` of containments, which the lookup
+ * GIN answers value by value. A long one is ONE array parameter tested against each candidate
+ * (`= any(...)`, which Postgres hashes): two parameters per value hit the protocol's
+ * 65,535-parameter cap at 40 lists of 1,000 under one `or`, a filter the contract allows, and
+ * 2,000 containment probes per row are far slower than a hash lookup. jsonb equality is the
+ * reference's: same JSON type, numbers by value. On the id field the ids narrow the rows first.
+ */
 function inHolds(ctx: RowContext, path: FieldPath, values: readonly Scalar[]): Sql {
   const present = values.filter((v): v is Exclude<Scalar, null> => v !== null);
-  const parts: Sql[] = present.map((v) => eqContainment(ctx, path, v));
+  const parts: Sql[] = present.length <= SMALL_IN ? present.map((v) => eqContainment(ctx, path, v)) : [longInHolds(ctx, path, present)];
   if (present.length < values.length) parts.push(sql`not ${isPresent(valueAt(ctx.doc, path))}`);
   return parts.length === 0 ? FALSE : sql`(${sql.join(parts, sql` or `)})`;
+}
+
+function longInHolds(ctx: RowContext, path: FieldPath, present: readonly Exclude<Scalar, null>[]): Sql {
+  const member = someCandidate(valueAt(ctx.doc, path), (e) => sql`${e} = any(${present.map((v) => JSON.stringify(v))}::jsonb[])`);
+  const byId = ctx.row !== undefined && path.field === ctx.row.idField && path.sub.length === 0 && present.every((v) => typeof v !== 'boolean');
+  // Record ids are the id field's value as text (see eqContainment): a pre-filter the primary key answers.
+  return byId ? sql`(${(ctx.row as NonNullable<RowContext['row']>).recordId} = any(${present.map(String)}::text[]) and ${member})` : member;
 }
 
 /** Translates a contract `like` pattern into a Postgres LIKE pattern over lower-cased text. */
