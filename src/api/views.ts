@@ -14,8 +14,9 @@ function durationMs(run: SyncRunRow, now: number): number | null {
 }
 
 /**
- * Progress of a run as far as it can be known: records seen against the entity's record count
- * of the previous sync (null on a first sync, where no total is known yet).
+ * Progress of a run as far as it can be known: records seen against the total the runtime
+ * reports, else the entity's record count of the previous sync (null on a first sync of a list
+ * without a reported total).
  */
 function progress(run: SyncRunRow, expected: number | null): { seen: number; expected: number | null; ratio: number | null } {
   const seen = Number(run.seen);
@@ -27,7 +28,8 @@ function progress(run: SyncRunRow, expected: number | null): { seen: number; exp
 /** A run as the runs list shows it. */
 export function runSummary(run: SyncRunRow | RunListRow, now = Date.now()) {
   const r = run as Partial<RunListRow> & SyncRunRow;
-  const expected = r.entity_record_count == null ? null : Number(r.entity_record_count);
+  // What the runtime reports the list holds, else the entity's count from the previous sync.
+  const expected = run.checkpoint?.reportedTotal ?? (r.entity_record_count == null ? null : Number(r.entity_record_count));
   return {
     id: run.id,
     connector_id: run.connector_id,
@@ -70,7 +72,7 @@ export function runDetail(run: RunListRow, chain: { ancestors: ChainRun[]; repla
   return {
     ...runSummary(run),
     job_id: run.job_id,
-    checkpoint: cp === null ? null : { partition: cp.partition, page: cp.page, max_cursor: cp.maxCursor ?? null, partitions: cp.partitions?.length ?? null },
+    checkpoint: cp === null ? null : { partition: cp.partition, page: cp.page, max_cursor: cp.maxCursor ?? null, partitions: cp.partitions?.length ?? null, reported_total: cp.reportedTotal ?? null },
     replay_chain: { ancestors: chain.ancestors.map(chainView), replays: chain.replays.map(chainView) },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * How `--wait` shows a run: on a terminal, a live bar drawn by cli-progress (records against the
- * expected total, pages, rate, ETA) or, without a known total, a live line with the same counts;
+ * expected total, pages, rate, ETA) or, while no total is known, a live line with the same counts;
  * elsewhere (a pipe, a log file) one plain line a second, so logs never fill with redraws.
  */
 import { SingleBar } from 'cli-progress';
@@ -12,10 +12,10 @@ export interface ExpectedTotal {
   readonly source: string;
 }
 
-/** Shows one run's progress until `finish`. */
+/** Shows one run's progress until `finish`; the expected total may become known on the way. */
 export interface RunProgressView {
-  update(run: SyncRunRow): void;
-  finish(run: SyncRunRow): void;
+  update(run: SyncRunRow, expected: ExpectedTotal | null): void;
+  finish(run: SyncRunRow, expected: ExpectedTotal | null): void;
 }
 
 const BAR = 'run {run} {entity} {bar} {percentage}% | {value}/{total} records ({source}) | {pages} pages | {rate} rec/s | ETA {eta_formatted}';
@@ -33,43 +33,51 @@ export function plainLine(run: SyncRunRow, startedMs: number, expected: Expected
   return `run ${p.run} ${p.entity} ${p.status}: ${Number(run.seen)}${of} records, ${p.pages} pages, ${p.rate} rec/s`;
 }
 
-function terminalView(out: NodeJS.WritableStream, expected: ExpectedTotal | null): RunProgressView {
-  const started = Date.now();
+function newBar(out: NodeJS.WritableStream, withTotal: boolean): SingleBar {
   // Enough samples for a steady ETA at the poll rate (5 a second).
-  const bar = new SingleBar({ stream: out, format: expected === null ? LINE : BAR, hideCursor: true, barsize: 30, etaBuffer: 50, fps: 5, clearOnComplete: false, stopOnComplete: false, barCompleteChar: '█', barIncompleteChar: '░' });
-  let begun = false;
-  const show = (run: SyncRunRow): void => {
+  return new SingleBar({ stream: out, format: withTotal ? BAR : LINE, hideCursor: true, barsize: 30, etaBuffer: 50, fps: 5, clearOnComplete: false, stopOnComplete: false, barCompleteChar: '█', barIncompleteChar: '░' });
+}
+
+function terminalView(out: NodeJS.WritableStream): RunProgressView {
+  const started = Date.now();
+  let bar: { bar: SingleBar; withTotal: boolean } | null = null;
+  const show = (run: SyncRunRow, expected: ExpectedTotal | null): void => {
     const seen = Number(run.seen);
+    // A total learnt after the first page (the runtime reports it) turns the line into a bar.
+    if (bar !== null && bar.withTotal !== (expected !== null)) (bar.bar.stop(), (bar = null));
     // The previous count is an estimate: an entity that grew must not show past 100 %.
     const total = expected === null ? Math.max(1, seen) : Math.max(expected.records, seen);
-    if (!begun) bar.start(total, seen, payload(run, started, expected?.source ?? ''));
-    begun = true;
-    bar.setTotal(total);
-    bar.update(seen, payload(run, started, expected?.source ?? ''));
+    const data = payload(run, started, expected?.source ?? '');
+    if (bar === null) {
+      bar = { bar: newBar(out, expected !== null), withTotal: expected !== null };
+      bar.bar.start(total, seen, data);
+    }
+    bar.bar.setTotal(total);
+    bar.bar.update(seen, data);
   };
   return {
     update: show,
-    finish: (run) => {
-      show(run);
-      bar.stop();
+    finish: (run, expected) => {
+      show(run, expected);
+      bar?.bar.stop();
     },
   };
 }
 
-function plainView(out: NodeJS.WritableStream, expected: ExpectedTotal | null): RunProgressView {
+function plainView(out: NodeJS.WritableStream): RunProgressView {
   const started = Date.now();
   let last = 0;
   return {
-    update: (run) => {
+    update: (run, expected) => {
       if (Date.now() - last < 1000) return;
       last = Date.now();
       out.write(`${plainLine(run, started, expected)}\n`);
     },
-    finish: (run) => void out.write(`${plainLine(run, started, expected)}\n`),
+    finish: (run, expected) => void out.write(`${plainLine(run, started, expected)}\n`),
   };
 }
 
 /** A bar on a TTY, plain lines elsewhere. */
-export function runProgressView(out: NodeJS.WritableStream & { isTTY?: boolean }, expected: ExpectedTotal | null): RunProgressView {
-  return out.isTTY === true ? terminalView(out, expected) : plainView(out, expected);
+export function runProgressView(out: NodeJS.WritableStream & { isTTY?: boolean }): RunProgressView {
+  return out.isTTY === true ? terminalView(out) : plainView(out);
 }

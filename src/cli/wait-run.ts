@@ -9,11 +9,17 @@ import { runProgressView, type ExpectedTotal } from './run-progress-bar.js';
 const TERMINAL = new Set(['succeeded', 'failed', 'cancelled']);
 
 /**
- * What a run will read, where it can be known: a full run reads the whole entity, about as many
- * records as the previous sync counted. An incremental run reads only changes, and a first sync
- * has nothing to go by: no total, so no bar and no ETA.
+ * What a run will read, where it can be known: the list's size as the runtime reports it (offset
+ * paging's total, in the run's checkpoint from its first page on), else, for a full run, about as
+ * many records as the previous sync counted. An incremental run reads only changes and a first
+ * sync has nothing to go by: no total, so no bar and no ETA.
  */
-async function expectedTotal(db: Kysely<DB>, run: SyncRunRow): Promise<ExpectedTotal | null> {
+function expectedOf(run: SyncRunRow, previous: ExpectedTotal | null): ExpectedTotal | null {
+  const reported = run.checkpoint?.reportedTotal;
+  return reported === undefined ? previous : { records: reported, source: 'reported by the runtime' };
+}
+
+async function previousCount(db: Kysely<DB>, run: SyncRunRow): Promise<ExpectedTotal | null> {
   if (run.mode !== 'full') return null;
   const state = await getEntityState(db, run.connector_id, run.entity);
   if (state === null || state.last_synced_at === null || Number(state.record_count) === 0) return null;
@@ -24,14 +30,15 @@ async function expectedTotal(db: Kysely<DB>, run: SyncRunRow): Promise<ExpectedT
 export async function waitForRun(db: Kysely<DB>, runId: string, opts: { quiet?: boolean; out?: NodeJS.WriteStream; intervalMs?: number } = {}): Promise<SyncRunRow> {
   const first = await getRun(db, runId);
   if (first === null) throw new Error(`run ${runId} vanished`);
-  const view = opts.quiet === true ? null : runProgressView(opts.out ?? process.stderr, await expectedTotal(db, first));
+  const previous = await previousCount(db, first);
+  const view = opts.quiet === true ? null : runProgressView(opts.out ?? process.stderr);
   for (let run: SyncRunRow | null = first; ; run = await getRun(db, runId)) {
     if (run === null) throw new Error(`run ${runId} vanished`);
     if (TERMINAL.has(run.status)) {
-      view?.finish(run);
+      view?.finish(run, expectedOf(run, previous));
       return run;
     }
-    view?.update(run);
+    view?.update(run, expectedOf(run, previous));
     await new Promise((r) => setTimeout(r, opts.intervalMs ?? 200));
   }
 }

@@ -91,6 +91,8 @@ export interface RunCheckpoint {
   partitions?: Record<string, string | number>[];
   /** When the pages this checkpoint covers began to be read (unix seconds): the start of the first execution, which a replay inherits. */
   readFrom?: number;
+  /** Records the runtime says the run's list holds (its paging's total), when it reads one list: what progress is measured against. */
+  reportedTotal?: number;
 }
 
 /** What a failed run recorded. */

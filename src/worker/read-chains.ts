@@ -4,7 +4,7 @@
  */
 import pLimit from 'p-limit';
 import type { EntityDef } from '../connectors/catalog/types.js';
-import { boundSeconds, checkPageMeta, firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams, withDerivedFields, type Partition } from '../connectors/planner.js';
+import { boundSeconds, checkPageMeta, firstPageParams, nextPageParams, readCall, recordsOf, reportedTotal, runtimeParams, withDerivedFields, type Partition } from '../connectors/planner.js';
 import type { RuntimePage } from '../connectors/runtime-client.js';
 import { AppError, errorLog, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -44,6 +44,14 @@ function trackCursor(ctx: RunContext, records: readonly Record<string, unknown>[
  * tombstones it); a child list answers it when its parent was deleted since the run planned its
  * partitions (null: an empty partition, see gone-partitions.ts). Any other 404 fails the run.
  */
+/** Keeps the list's reported size when the run reads one list: several partitions' totals would each be a part. */
+function noteTotal(ctx: RunContext, page: RuntimePage | null): void {
+  const paging = ctx.entity.read?.paging;
+  if (page === null || paging === undefined || ctx.partitions.length > 1) return;
+  const total = reportedTotal(paging, page.meta);
+  if (total !== null) ctx.reportedTotal = total;
+}
+
 async function on404(ctx: RunContext, state: ChainState, partition: Partition, e: AppError): Promise<RuntimePage | null> {
   if (readCall(ctx.entity).action === 'get') return { data: null, meta: {} };
   if (!(await state.gone.isGone(partition))) throw listMissing(e, ctx.entity, partition);
@@ -119,7 +127,8 @@ async function readChain(deps: SyncDeps, ctx: RunContext, progress: RunProgress,
     pending = next === null ? null : fetchOne(deps, ctx, state, partition, next);
     trackCursor(ctx, raw);
     progress.advance(claim.index, next);
-    const checkpoint: RunCheckpoint = { ...progress.snapshot(), maxCursor: ctx.maxCursor, partitions: ctx.partitions, ...(ctx.readFrom === null ? {} : { readFrom: ctx.readFrom }) };
+    noteTotal(ctx, page);
+    const checkpoint: RunCheckpoint = { ...progress.snapshot(), maxCursor: ctx.maxCursor, partitions: ctx.partitions, ...(ctx.readFrom === null ? {} : { readFrom: ctx.readFrom }), ...(ctx.reportedTotal === undefined ? {} : { reportedTotal: ctx.reportedTotal }) };
     await writer.add(prepareRecords(records), checkpoint);
     if (next !== null) params = next;
   }

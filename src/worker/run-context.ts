@@ -52,6 +52,8 @@ export interface RunContext {
   /** Waits out the connector's rate-limit hold before each call, and sets it on a 429. */
   readonly gate: CallGate;
   maxCursor: number | null;
+  /** The list's size as the runtime reports it (a one-partition read whose paging carries a total); progress shows it. */
+  reportedTotal?: number;
   /** The saved cursor never passes this (unix seconds): when the pages behind the checkpoint began to be read. */
   readonly readFrom: number | null;
   /** Fixed for the whole run (and its resumes); see run-partitions.ts. */

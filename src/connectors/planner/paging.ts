@@ -100,6 +100,13 @@ function nextOffset(paging: Extract<PagingSpec, { style: 'offset' }>, prev: Reco
   return size !== undefined && page.records.length < size ? null : { next: offset };
 }
 
+/** The number of records the list holds, where its paging reports one (offset paging's `total`); else null. */
+export function reportedTotal(paging: PagingSpec, meta: Record<string, unknown>): number | null {
+  if (paging.style !== 'offset' || paging.total === undefined) return null;
+  const total = Number(metaAt(meta, paging.total));
+  return Number.isSafeInteger(total) && total >= 0 ? total : null;
+}
+
 /** Meta paths by which runtimes announce another page (the paging styles of the catalog's kinds). */
 const MORE_PATHS = ['has_more', 'next_page', 'next_cursor', 'next', 'nextPageToken', 'next_page_token', 'next_link', 'pagination.cursor', 'links.next'];
 
