@@ -3,9 +3,8 @@ import { randomUUID } from 'node:crypto';
 import type { SearchTarget } from '../../src/search/dsl/ast.js';
 import { projectSearchable } from '../../src/search/doc.js';
 import type { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
-import { projectDoc } from '../../src/search/reference/project.js';
 import type { Db } from '../../src/store/db.js';
-import type { PageFn } from './run-case.js';
+import { pageOf, type PageFn } from './run-case.js';
 
 /** The OpenSearch backend keeps nothing in Postgres: it never touches the handle. */
 const noDb = undefined as unknown as Db;
@@ -29,12 +28,7 @@ export async function shipDeletes(backend: OpenSearchBackend, target: SearchTarg
 export function openSearchPage(backend: OpenSearchBackend, target: SearchTarget, connectorId: string): PageFn {
   return async (query, after) => {
     const rows = await backend.search(noDb, { target, connectorId, query, after, size: query.limit + 1 });
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    return {
-      hits: page.map((h) => ({ id: h.id, score: h.score, data: projectDoc(target, query.fields, h.doc) })),
-      after: rows.length > query.limit && last !== undefined ? last.sortValues : null,
-    };
+    return pageOf(target, query, rows);
   };
 }
 

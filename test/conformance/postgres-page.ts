@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { SearchTarget } from '../../src/search/dsl/ast.js';
 import { PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
-import { projectDoc } from '../../src/search/reference/project.js';
 import type { DB } from '../../src/store/db.js';
 import { upsertPage } from '../../src/store/records-repo.js';
 import { ensureOrganization } from '../../src/store/tokens-repo.js';
 import { lookupOf } from '../../src/search/postgres/lookup-index.js';
 import { withShadows } from '../../src/worker/page-writer.js';
-import type { PageFn } from './run-case.js';
+import { pageOf, type PageFn } from './run-case.js';
 
 /** Inserts a bare connector row (records reference one). */
 export async function insertConnectorRow(db: Kysely<DB>, connectorType: string): Promise<string> {
@@ -28,11 +27,6 @@ export async function loadPostgres(db: Kysely<DB>, target: SearchTarget, records
   await upsertPage(db, connectorId, target.entity, page);
   return async (query, after) => {
     const rows = await backend.search(db, { target, connectorId, query, after, size: query.limit + 1 });
-    const page = rows.slice(0, query.limit);
-    const last = page[page.length - 1];
-    return {
-      hits: page.map((h) => ({ id: h.id, score: h.score, data: projectDoc(target, query.fields, h.doc) })),
-      after: rows.length > query.limit && last !== undefined ? last.sortValues : null,
-    };
+    return pageOf(target, query, rows);
   };
 }

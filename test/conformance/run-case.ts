@@ -1,5 +1,5 @@
 /** Runs a conformance case to the end, paging by `pageSize`, on any search function. */
-import type { SearchQuery } from '../../src/search/dsl/ast.js';
+import type { SearchQuery, SearchTarget } from '../../src/search/dsl/ast.js';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
 import { evaluatePage } from '../../src/search/reference/evaluate.js';
 import { projectDoc } from '../../src/search/reference/project.js';
@@ -13,6 +13,16 @@ export interface PageResult {
 
 /** A search implementation under test: one page after `after`. */
 export type PageFn = (query: SearchQuery, after: readonly unknown[] | null) => Promise<PageResult>;
+
+/** A backend's rows (limit + 1 of them) as a conformance page: hits projected, where to continue. */
+export function pageOf(t: SearchTarget, query: SearchQuery, rows: readonly { id: string; score: number; doc: Record<string, unknown>; sortValues: readonly unknown[] }[]): PageResult {
+  const page = rows.slice(0, query.limit);
+  const last = page[page.length - 1];
+  return {
+    hits: page.map((h) => ({ id: h.id, score: h.score, data: projectDoc(t, query.fields, h.doc) })),
+    after: rows.length > query.limit && last !== undefined ? last.sortValues : null,
+  };
+}
 
 /** The reference evaluator as a PageFn. */
 export const referencePage: PageFn = async (query, after) => {

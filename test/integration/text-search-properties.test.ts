@@ -12,12 +12,11 @@ import type { SearchTarget } from '../../src/search/dsl/ast.js';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
 import { PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
 import { evaluateSearch } from '../../src/search/reference/evaluate.js';
-import { projectDoc } from '../../src/search/reference/project.js';
 import { createDb, type DB } from '../../src/store/db.js';
 import { upsertPage } from '../../src/store/records-repo.js';
 import { withShadows } from '../../src/worker/page-writer.js';
 import { insertConnectorRow } from '../conformance/postgres-page.js';
-import type { PageFn } from '../conformance/run-case.js';
+import { pageOf, type PageFn } from '../conformance/run-case.js';
 import { migratedDatabase } from './helpers/fresh-db.js';
 
 const DATASETS = 50;
@@ -104,11 +103,7 @@ describe('Postgres text search = reference evaluator, after updates and deletes'
             await write(connectorId, [live.get(id) as Rec]);
           }
         }
-        const page: PageFn = async (q, after) => {
-          const rows = await backend.search(db, { target, connectorId, query: q, after, size: q.limit + 1 });
-          const hits = rows.slice(0, q.limit);
-          return { hits: hits.map((h) => ({ id: h.id, score: h.score, data: projectDoc(target, q.fields, h.doc) })), after: rows.length > q.limit ? (hits[hits.length - 1]?.sortValues ?? null) : null };
-        };
+        const page: PageFn = async (q, after) => pageOf(target, q, await backend.search(db, { target, connectorId, query: q, after, size: q.limit + 1 }));
         for (const q of queries) {
           const params = { query: { filter: q.filter, ...(q.sort === undefined ? {} : { sort: q.sort }) }, limit: q.pageSize };
           const parsed = parseSearchParams(target, params);
