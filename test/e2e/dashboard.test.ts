@@ -3,34 +3,22 @@
  * with an admin token, finds a failed run, replays it through the confirmation dialog and sees
  * the replay succeed; on the way, a connector named like an XSS payload must render as text.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../integration/helpers/harness.js';
+import { HAVE_CHROMIUM, openBrowser, type Browser } from './helpers/browser.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const HAVE_CHROMIUM = existsSync(CHROMIUM);
-// The user data dir is passed as launchPersistentContext's first argument (Playwright refuses it in args).
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const HOSTILE_NAME = '<img src=x onerror="window.__xss=1">Shop';
-
-if (!HAVE_CHROMIUM) {
-  process.stderr.write(`\n⚠ SKIPPING dashboard e2e tests: Chromium not found at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)\n\n`);
-}
 
 describe.skipIf(!HAVE_CHROMIUM)('dashboard in headless Chromium', () => {
   let h: Harness;
-  let context: BrowserContext;
+  let browser: Browser;
   let page: Page;
   let baseUrl: string;
   let admin: string;
   let failedRunId: string;
   let connectorId: string;
-  let profile: string;
-  const consoleErrors: string[] = [];
 
   beforeAll(async () => {
     h = await startHarness();
@@ -46,17 +34,13 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard in headless Chromium', () => {
     expect((await h.waitRun(failedRunId)).status).toBe('failed');
     h.sandbox.faults.clear();
     baseUrl = await h.app.listen({ port: 0, host: '127.0.0.1' });
-    profile = mkdtempSync(join(tmpdir(), 'syncdex-chromium-'));
-    context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1400, height: 1000 } });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (m) => void (m.type() === 'error' && consoleErrors.push(m.text())));
-    page.on('pageerror', (e) => void consoleErrors.push(e.message));
+    browser = await openBrowser();
+    page = browser.page;
   });
 
   afterAll(async () => {
-    await context?.close();
+    await browser?.close();
     await h?.close();
-    if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
   });
 
   it('logs in with an admin token and shows the failed run with its error', async () => {
@@ -89,8 +73,7 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard in headless Chromium', () => {
     await page.locator(`tr[data-run-id="${replay}"][data-status="succeeded"]`).waitFor({ timeout: 60_000 });
     expect(await page.locator(`tr[data-run-id="${replay}"]`).innerText()).toContain(`replay of #${failedRunId}`);
     await page.locator('#chart svg rect').first().waitFor();
-    mkdirSync('artifacts', { recursive: true });
-    await page.screenshot({ path: 'artifacts/dashboard.png', fullPage: true });
+    await browser.screenshot('dashboard.png');
   });
 
   it('pages to older runs along next_cursor, keeping one range with no gap as new runs arrive', async () => {
@@ -116,7 +99,7 @@ describe.skipIf(!HAVE_CHROMIUM)('dashboard in headless Chromium', () => {
   });
 
   it('logged no script errors on the dashboard (CSP violations included)', () => {
-    expect(consoleErrors).toEqual([]);
+    expect(browser.errors).toEqual([]);
   });
 
   it('opens bull-board with the session cookie the login set', async () => {
