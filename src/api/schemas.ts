@@ -3,6 +3,8 @@
  * that accepts everything and a plain JSON serializer (see server.ts), so our own parsers stay
  * the one source of 400 messages and responses are never reshaped by a schema.
  */
+import { adminConnectorView, connectorView, runDetail, runSummary, searchParams, searchResult } from './schema-shapes.js';
+
 const bearer = [{ bearer: [] as string[] }];
 const errorRef = { $ref: 'error#' };
 const idParam = { type: 'object', properties: { id: { type: 'string', description: 'connector id (uuid)' } }, required: ['id'] };
@@ -33,76 +35,12 @@ export const sharedSchemas = [
   },
 ];
 
-const searchParams = {
-  type: 'object',
-  description: 'DESIGN §6: the search filter language; errors name their path relative to params',
-  properties: {
-    query: {
-      type: 'object',
-      properties: {
-        filter: { type: 'object', description: 'operators as keys: eq, neq, gt, gte, lt, lte, in, like, fuzzy, keyword, contains, any, not, and, or', example: { fuzzy: { name: 'jon smiht' } } },
-        sort: { type: 'array', maxItems: 8, items: { type: 'object', additionalProperties: { type: 'string', enum: ['asc', 'desc'] } }, example: [{ created: 'desc' }] },
-      },
-    },
-    limit: { type: 'integer', minimum: 1, maximum: 10000, default: 1000 },
-    cursor: { type: 'string', description: 'next_cursor of the previous page (same filter, sort and fields)' },
-    fields: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] }, description: 'dot paths or path arrays to return in data' },
-  },
-};
-
-const freshness = {
-  type: 'object',
-  description: 'how old the synced copy is against the schedule; stale past twice the schedule interval',
-  properties: {
-    age_seconds: { type: 'integer', nullable: true, description: 'since the last successful sync; null before the first' },
-    schedule: { type: 'string' },
-    interval_seconds: { type: 'integer' },
-    stale_after_seconds: { type: 'integer' },
-    stale: { type: 'boolean' },
-  },
-};
-
-const entityStatus = {
-  type: 'object',
-  properties: {
-    entity: { type: 'string' },
-    status: { type: 'string', enum: ['initializing', 'ready', 'updating', 'error', 'paused'] },
-    record_count: { type: 'integer' },
-    last_synced_at: { type: 'string', format: 'date-time', nullable: true },
-    next_run_at: { type: 'string', format: 'date-time', nullable: true },
-    last_error: { type: 'string', nullable: true },
-    freshness,
-  },
-};
-
-const connectorView = {
-  type: 'object',
-  properties: {
-    id: { type: 'string', format: 'uuid' },
-    external_user_id: { type: 'string' },
-    connector_type: { type: 'string' },
-    name: { type: 'string' },
-    auth_method: { type: 'string' },
-    replication_config: { type: 'object', additionalProperties: true },
-    status: { type: 'string', enum: ['active', 'paused'] },
-    created_at: { type: 'string', format: 'date-time' },
-    entities: { type: 'array', items: entityStatus },
-  },
-};
-
-const searchResult = {
-  description: 'one page of hits',
-  type: 'object',
-  properties: {
-    hits: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, score: { type: 'number', minimum: 0 }, data: { type: 'object', additionalProperties: true } } } },
-    next_cursor: { type: 'string', nullable: true, description: 'null exactly when no further hit exists' },
-    took_ms: { type: 'number' },
-  },
-};
-
-function admin(summary: string, extra: Record<string, unknown>, status = 200) {
-  return { tags: ['admin'], summary, security: bearer, response: { ...ok(status, summary), ...errors(400, 401, 403, 404, 409) }, ...extra };
+function admin(summary: string, extra: Record<string, unknown>, status = 200, shape: Record<string, unknown> = anyObject) {
+  return { tags: ['admin'], summary, security: bearer, response: { [status]: { description: summary, ...shape }, ...errors(400, 401, 403, 404, 409) }, ...extra };
 }
+
+const page = (key: string, items: Record<string, unknown>) => ({ type: 'object', properties: { [key]: { type: 'array', items }, next_cursor: { type: 'string', nullable: true, description: 'null exactly when nothing follows' } } });
+const runOf = { type: 'object', properties: { run: runSummary } };
 
 export const publicSchemas = {
   createConnector: {
@@ -159,17 +97,17 @@ export const adminSchemas = {
         cursor: { type: 'string', description: 'next_cursor of the previous page' },
       },
     },
-  }),
-  getRun: admin('One run: counters, timings, checkpoint, error, replay chain both ways', { params: runParam }),
-  replayRun: admin('Replay a run as a new run (from its checkpoint unless from_start)', { params: runParam, body: { type: 'object', properties: { from_start: { type: 'boolean' } } } }, 202),
-  cancelRun: admin('Cancel a queued or running run', { params: runParam, body: emptyBody }),
-  listConnectors: admin('Every connector (all organizations) with entity status, newest first; keyset pages via next_cursor', { querystring: connectorsPage }),
-  getConnector: admin('A connector (any organization) with entity status', { params: idParam }),
-  triggerSync: admin('Trigger a sync of one entity (409 while it has an active run) or of all (an entity with an active run keeps it, returned in its place)', { params: idParam, body: { type: 'object', properties: { entity: { type: 'string' }, mode: { type: 'string', enum: ['full', 'incremental', 'auto'] } } } }, 202),
-  pause: admin('Pause a connector (schedule removed, active runs cancelled)', { params: idParam, body: emptyBody }),
-  resume: admin('Resume a paused connector', { params: idParam, body: emptyBody }),
-  resync: admin('Resync an entity: forget the incremental cursor, keep data, run full', { params: entityParams, body: emptyBody }, 202),
-  reset: admin('Reset an entity: tombstone its records, forget the cursor, run full', { params: entityParams, body: emptyBody }, 202),
+  }, 200, page('runs', runSummary)),
+  getRun: admin('One run: counters, timings, checkpoint, error, replay chain both ways', { params: runParam }, 200, runDetail),
+  replayRun: admin('Replay a run as a new run (from its checkpoint unless from_start)', { params: runParam, body: { type: 'object', properties: { from_start: { type: 'boolean' } } } }, 202, { type: 'object', properties: { run: runSummary, from_checkpoint: { type: 'boolean' } } }),
+  cancelRun: admin('Cancel a queued or running run', { params: runParam, body: emptyBody }, 200, runOf),
+  listConnectors: admin('Every connector (all organizations) with entity status, newest first; keyset pages via next_cursor', { querystring: connectorsPage }, 200, page('connectors', adminConnectorView)),
+  getConnector: admin('A connector (any organization) with entity status', { params: idParam }, 200, adminConnectorView),
+  triggerSync: admin('Trigger a sync of one entity (409 while it has an active run) or of all (an entity with an active run keeps it, returned in its place)', { params: idParam, body: { type: 'object', properties: { entity: { type: 'string' }, mode: { type: 'string', enum: ['full', 'incremental', 'auto'] } } } }, 202, { type: 'object', properties: { runs: { type: 'array', items: runSummary } } }),
+  pause: admin('Pause a connector (schedule removed, active runs cancelled)', { params: idParam, body: emptyBody }, 200, adminConnectorView),
+  resume: admin('Resume a paused connector', { params: idParam, body: emptyBody }, 200, adminConnectorView),
+  resync: admin('Resync an entity: forget the incremental cursor, keep data, run full', { params: entityParams, body: emptyBody }, 202, runOf),
+  reset: admin('Reset an entity: tombstone its records, forget the cursor, run full', { params: entityParams, body: emptyBody }, 202, { type: 'object', properties: { tombstoned: { type: 'integer' }, run: runSummary } }),
   reindex: admin('Reindex a (connector type, entity)', {
     body: { type: 'object', required: ['connector_type', 'entity'], properties: { connector_type: { type: 'string' }, entity: { type: 'string' } } },
   }),
