@@ -1,8 +1,9 @@
 /**
- * `syncdex demo --serve` as a newcomer runs it: it stays up after the demo and prints a dashboard
- * login link, a user token and a curl line that work; Ctrl-C (SIGINT to the whole process group,
- * as a terminal sends it, so Postgres gets it too) stops it with exit 0, leaving no process, no
- * listening port and no temp dir.
+ * `syncdex demo --serve`: it stays up after the demo and prints a dashboard login link, a user
+ * token and a curl line that work; Ctrl-C (SIGINT to the whole foreground process group, as a
+ * terminal sends it) stops it with exit 0, leaving no process (the demo runs its stack in a
+ * session of its own, see demo-session.ts), no listening port and no temp dir. (Through `npm run`
+ * the same happens; npm itself then reports the interrupt as 130.)
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -21,10 +22,29 @@ function waitFor(child: ChildProcess, out: { text: string }, pattern: RegExp, ti
   });
 }
 
-/** Processes of a process group, with their command lines. */
-function groupProcesses(pgid: number): Promise<string[]> {
-  return new Promise((resolve) => execFile('ps', ['-o', 'pid=,args=', '-g', String(pgid)], (_e, stdout) => resolve(stdout.split('\n').filter((l) => l.trim() !== ''))));
+/** A process and all its descendants (ps tree walk), with their command lines. */
+function processTree(root: number): Promise<string[]> {
+  return new Promise((resolve) => {
+    execFile('ps', ['-eo', 'pid=,ppid=,args='], (_e, stdout) => {
+      const rows = stdout.split('\n').map((l) => /^\s*(\d+)\s+(\d+)\s+(.*)$/.exec(l)).filter((m) => m !== null).map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] as string }));
+      const tree = new Set([root]);
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const r of rows) if (tree.has(r.ppid) && !tree.has(r.pid)) (tree.add(r.pid), (grew = true));
+      }
+      resolve(rows.filter((r) => tree.has(r.pid)).map((r) => `${r.pid} ${r.args}`));
+    });
+  });
 }
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 const sh = (cmd: string): Promise<string> => new Promise((resolve, reject) => execFile('sh', ['-c', cmd], (e, stdout) => (e === null ? resolve(stdout) : reject(e))));
 
@@ -53,7 +73,8 @@ describe('syncdex demo --serve', () => {
       expect(result.hits.length).toBeGreaterThan(0);
       expect((await fetch(`${apiUrl}/docs/json`)).status).toBe(200);
 
-      const running = await groupProcesses(child.pid as number);
+      const running = await processTree(child.pid as number);
+      const pids = running.map((l) => Number(l.split(' ')[0]));
       // The embedded Postgres's data dir (a Docker engine would give the demo a container instead).
       const dataDir = /-D (\S+)\/data/.exec(running.join('\n'))?.[1] ?? null;
       if (out.text.includes('store local postgres')) expect(dataDir, running.join('\n')).not.toBeNull();
@@ -62,11 +83,18 @@ describe('syncdex demo --serve', () => {
       process.kill(-(child.pid as number), 'SIGINT');
       expect(await exited, out.text).toBe(0);
       expect(out.text).toContain('stopped; temporary data removed');
-      expect(await groupProcesses(child.pid as number)).toEqual([]);
+      expect(pids.filter(alive), running.join('\n')).toEqual([]);
       if (dataDir !== null) expect(existsSync(dataDir)).toBe(false);
       await expect(fetch(`${apiUrl}/healthz`)).rejects.toThrow();
     } finally {
-      if (child.exitCode === null) process.kill(-(child.pid as number), 'SIGKILL');
+      // Whatever failed, nothing of the demo may outlive the test.
+      for (const line of await processTree(child.pid as number)) {
+        try {
+          process.kill(Number(line.split(' ')[0]), 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
     }
   }, 240_000);
 });

@@ -5,6 +5,7 @@
  */
 import type { EmbeddedStack } from '../../app/embedded-stack.js';
 import { createToken, ensureOrganization } from '../../store/tokens-repo.js';
+import { ECHO_MS } from './demo-session.js';
 
 /** What the served demo points at: the demo organization's token and one connector to search. */
 export interface ServeInfo {
@@ -29,15 +30,25 @@ function dropListenersSince(before: Map<string, Set<unknown>>): void {
   for (const s of SIGNALS) for (const l of process.listeners(s)) if (!before.get(s)?.has(l)) process.removeListener(s, l);
 }
 
+/**
+ * Resolves on the first SIGINT, SIGTERM or SIGHUP, or when the supervising process is gone (its
+ * IPC channel closed; see demo-session.ts). A signal more than ECHO_MS later (Ctrl-C pressed again
+ * while shutting down) ends the process at once; the exit hook still signals Postgres. The
+ * handlers stay installed throughout: with none, tsx's own handler would exit 130 mid-shutdown.
+ */
 function untilStopped(): Promise<string> {
   return new Promise((resolve) => {
-    const stop = (sig: string): void => {
-      for (const s of SIGNALS) process.removeListener(s, stop);
-      // A second Ctrl-C while shutting down ends the process at once (the exit hook still signals Postgres).
-      process.once('SIGINT', () => process.exit(130));
-      resolve(sig);
+    let first: number | null = null;
+    const onSignal = (sig: string): void => {
+      if (first === null) {
+        first = Date.now();
+        resolve(sig);
+      } else if (Date.now() - first > ECHO_MS) {
+        process.exit(130);
+      }
     };
-    for (const s of SIGNALS) process.on(s, stop);
+    for (const s of SIGNALS) process.on(s, onSignal);
+    if (process.send !== undefined) process.once('disconnect', () => onSignal('supervisor gone'));
   });
 }
 
@@ -71,6 +82,6 @@ export async function serveUntilSignal(stack: EmbeddedStack, listenersBefore: Ma
   const admin = await createToken(stack.deps.db, await ensureOrganization(stack.deps.db, 'operators'), { admin: true, label: 'demo --serve' });
   process.stdout.write(`${banner(stack.apiUrl, admin.token, info)}\n`);
   const sig = await stopped;
-  process.stdout.write(`\n${sig}: stopping the worker, the API, the sandbox and Postgres...\n`);
+  process.stdout.write(`\nstopping the worker, the API, the sandbox and Postgres (${sig})...\n`);
   return 0;
 }

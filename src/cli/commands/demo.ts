@@ -15,6 +15,7 @@ import { int, parse, str } from '../args.js';
 import { waitForRun } from '../wait-run.js';
 import { demoSearches, type DemoSearch } from './demo-searches.js';
 import { serveUntilSignal, signalListeners } from './demo-serve.js';
+import { inDemoSession, superviseDemo } from './demo-session.js';
 
 type Json = Record<string, unknown>;
 type Hit = { id: string; score: number; data: Json };
@@ -76,6 +77,7 @@ async function runSearch(exec: (id: string) => string, ids: Record<string, strin
 export async function demoCommand(argv: string[]): Promise<number> {
   const p = parse(argv, { customers: { type: 'string' }, search: { type: 'string' }, serve: { type: 'boolean' } });
   const serve = p.values.serve === true;
+  if (serve && !inDemoSession()) return superviseDemo(argv);
   const customers = int(p, 'customers') ?? 2500;
   const search = str(p, 'search');
   if (search !== undefined && search !== 'postgres' && search !== 'opensearch') throw new AppError('invalid_request', '--search must be postgres or opensearch', { path: '--search' });
