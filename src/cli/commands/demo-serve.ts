@@ -49,6 +49,8 @@ function untilStopped(): Promise<string> {
     };
     for (const s of SIGNALS) process.on(s, onSignal);
     if (process.send !== undefined) process.once('disconnect', () => onSignal('supervisor gone'));
+    // Gone already, while the demo ran: stop now rather than serve with no one to stop it.
+    if (process.send !== undefined && !process.connected) onSignal('supervisor gone');
   });
 }
 

@@ -106,7 +106,7 @@ export async function demoCommand(argv: string[]): Promise<number> {
     const candidate = await sample('candidates', { any: { email_addresses: { neq: { value: null } } } });
     const searches = demoSearches(customer, candidate);
     for (const s of searches) await runSearch(exec, ids, token, s);
-    const fuzzy = searches.find((s) => s.params.query !== undefined && JSON.stringify(s.params).includes('"fuzzy"')) as DemoSearch;
+    const fuzzy = searches.find((s) => JSON.stringify(s.params).includes('"fuzzy"')) as DemoSearch;
     if (serve) return await serveUntilSignal(stack, listeners, { userToken: token, connectorId: ids.customers, entity: fuzzy.entity, params: fuzzy.params });
     process.stdout.write('\ndemo finished; shutting down\n');
     return 0;
