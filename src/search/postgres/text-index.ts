@@ -18,7 +18,9 @@ const MIN_RUN = 3;
 function collectStrings(value: unknown, out: string[]): void {
   if (typeof value === 'string') out.push(value);
   else if (Array.isArray(value)) for (const v of value) collectStrings(v, out);
-  else if (typeof value === 'object' && value !== null) for (const k of Object.keys(value)) collectStrings((value as Record<string, unknown>)[k], out);
+  // Keys sorted: jsonb stores objects in its own key order, so a record read back from the store
+  // (a reindex) must give the text its sync wrote, or every row would be rewritten for nothing.
+  else if (typeof value === 'object' && value !== null) for (const k of Object.keys(value).sort()) collectStrings((value as Record<string, unknown>)[k], out);
 }
 
 /** `text_lc` of a record: the lower-cased strings of its searchable fields, one per line. */

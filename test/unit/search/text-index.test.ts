@@ -37,6 +37,7 @@ describe('trigram pre-filter requirements', () => {
   it('keeps every searchable string, nested and in arrays, lower-cased as the reference does', () => {
     const text = recordText({ name: 'string', address: 'object', tags: 'array' }, { name: 'ÀDA', address: { city: 'London', zip: 1 }, tags: ['VIP', 2], secret: 'NOPE' });
     expect(text.split('\n')).toEqual(['àda', 'london', 'vip']);
+    expect(recordText({ a: 'object' }, { a: { y: 'Y', x: 'X' } })).toBe(recordText({ a: 'object' }, { a: { x: 'X', y: 'Y' } }));
     expect(containsPattern('50%_\\')).toBe('%50\\%\\_\\\\%');
   });
 });
