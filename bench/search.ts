@@ -40,7 +40,7 @@ async function load(db: Kysely<DB>, connectorId: string, n: number, log: (s: str
     // With the lookup keys, as the worker writes them: eq on a lookup field is answered from them.
     const page = withShadows(docs.map((d) => ({ id: String(d.id), data: d })), ENTITY.searchable, lookupFields(ENTITY));
     await Promise.all([
-      upsertPage(db, connectorId, 'customers', page),
+      upsertPage(db, connectorId, 'customers', page).then((c) => statsKeeper(db).wrote(c.inserted + c.updated)),
       sql`insert into naive (id, doc) select p.id, p.doc from jsonb_to_recordset(${JSON.stringify(docs.map((d) => ({ id: d.id, doc: d })))}::jsonb) as p(id text, doc jsonb)`.execute(db),
     ]);
     // What the worker's page writes do: statistics follow the rows (src/store/table-stats.ts).

@@ -31,12 +31,15 @@ export async function recordsChurn(db: Kysely<DB>): Promise<TableChurn | null> {
 }
 
 /**
- * Analyzes `records` if stale. One analysis at a time across processes (a try-lock: a writer
- * that finds another analyzing skips, the result is the same); returns whether it ran one.
+ * Analyzes `records` if stale. `ownWrites`: rows this process changed since its last analysis,
+ * which the statistics counters may not show yet (a backend reports them up to seconds after its
+ * commit, so a run's last pages were often missing from them at its end). One analysis at a time
+ * across processes (a try-lock: a writer that finds another analyzing skips, the result is the
+ * same); returns whether it ran one.
  */
-export async function analyzeRecordsIfStale(db: Kysely<DB>): Promise<boolean> {
+export async function analyzeRecordsIfStale(db: Kysely<DB>, ownWrites = 0): Promise<boolean> {
   const churn = await recordsChurn(db);
-  if (churn === null || !isStale(churn)) return false;
+  if (churn === null || !isStale({ changed: Math.max(churn.changed, ownWrites), rows: churn.rows })) return false;
   return db.connection().execute(async (conn) => {
     const key = 'analyze/records';
     const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtextextended(${key}, 0)) as ok`.execute(conn);
@@ -60,12 +63,19 @@ export class StatsKeeper {
   private lastCheck = 0;
   /** A forced check that arrived during another: it runs when that one ends. */
   private again = false;
+  /** Rows this process changed since it last analyzed. */
+  private written = 0;
 
   constructor(
     private readonly db: Kysely<DB>,
     private readonly logger: Logger | undefined,
     private readonly everyMs = 2000,
   ) {}
+
+  /** Counts rows a page write of this process inserted or changed. */
+  wrote(rows: number): void {
+    this.written += rows;
+  }
 
   /** `force`: check even inside the interval (a run's end: its last pages must count). */
   poke(force = false, now = Date.now()): void {
@@ -76,8 +86,13 @@ export class StatsKeeper {
     if (!force && now - this.lastCheck < this.everyMs) return;
     this.lastCheck = now;
     const started = Date.now();
-    this.running = analyzeRecordsIfStale(this.db)
-      .then((ran) => void (ran && this.logger?.info({ ms: Date.now() - started }, 'records analyzed: the planner sees the synced rows')))
+    const written = this.written;
+    this.running = analyzeRecordsIfStale(this.db, written)
+      .then((ran) => {
+        if (!ran) return;
+        this.written -= written;
+        this.logger?.info({ ms: Date.now() - started }, 'records analyzed: the planner sees the synced rows');
+      })
       .catch((e: unknown) => this.logger?.warn({ err: { message: (e as Error).message } }, 'analyzing records failed; autovacuum will'))
       .finally(() => {
         this.running = null;

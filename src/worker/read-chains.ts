@@ -90,9 +90,11 @@ function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
   const overlapWrites = !deps.backend.shipsChanges;
   const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: ctx.lookup, overlapWrites, text: deps.backend.kind === 'postgres' };
   return new BatchWriter(async (batch, previous, turn) => {
-    await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages, previous, turn);
+    const written = await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages, previous, turn);
     ctx.shipper.poke();
-    statsKeeper(deps.db, deps.logger).poke();
+    const stats = statsKeeper(deps.db, deps.logger);
+    stats.wrote(written.inserted + written.updated);
+    stats.poke();
   }, deps.maxBatchRecords, overlapWrites ? 2 : 1);
 }
 
