@@ -25,6 +25,13 @@ async function finishedJob(h: Harness, runId: string) {
   }
 }
 
+function expectNoAttemptSpent(job: { attemptsMade: number; stacktrace: string[] | null; finishedOn?: number; failedReason?: string }): void {
+  expect(job.finishedOn, 'job finished').toBeGreaterThan(0);
+  expect(job.failedReason ?? null).toBeNull();
+  expect(job.stacktrace ?? []).toEqual([]);
+  expect(job.attemptsMade).toBeLessThanOrEqual(1);
+}
+
 describe.each(backends)('rate-limit deferral on the %s queue backend', (queue) => {
   let h: Harness;
   let worker: RunningWorker;
@@ -53,8 +60,10 @@ describe.each(backends)('rate-limit deferral on the %s queue backend', (queue) =
     // Both Retry-Afters were honoured: nothing asked the upstream again before them.
     expect(Date.now() - started).toBeGreaterThanOrEqual(4_000);
     const job = await finishedJob(h, run!.id);
-    // One attempt made, the one that succeeded: the deferrals spent none (a retry would count each).
-    expect(job?.attemptsMade).toBe(1);
+    // The deferrals spent no attempt: a retry would fail an attempt first (a stack trace each) and
+    // count it. (BullMQ's Postgres backend sometimes reports 0 attempts for a job it delayed and
+    // then completed, so the count is bounded, not pinned.)
+    expectNoAttemptSpent(job);
     expect(final.pages).toBe(3);
     await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
     expect(h.logs.join('').split('run deferred to its Retry-After').length - 1).toBe(2);
@@ -77,7 +86,7 @@ describe.each(backends)('rate-limit deferral on the %s queue backend', (queue) =
     // The rest of the 3 s went by in the queue, not in a second call straight after the shutdown.
     expect(Date.now() - limitedAt).toBeGreaterThanOrEqual(2_500);
     expect(h.sandbox.faults.callsFor('payments', 'customers')).toBe(before + 4);
-    expect((await finishedJob(h, run!.id)).attemptsMade).toBe(1);
+    expectNoAttemptSpent(await finishedJob(h, run!.id));
     await expectStoreEqualsSandbox(h, id, 'payments', 'customers');
   });
 });
