@@ -10,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { freePort } from './free-port.js';
-import type { ProvidedService, Provision } from './local-services.js';
+import { dockerAvailable, type ProvidedService, type Provision } from './local-services.js';
 
 const PROJECT = fileURLToPath(new URL('../../local-opensearch/', import.meta.url));
 const CLASSPATH_FILE = path.join(PROJECT, 'target', 'classpath.txt');
@@ -202,7 +202,6 @@ async function startContainerOpenSearch(): Promise<ProvidedService> {
  */
 export async function provideOpenSearch(url: string | undefined, opts: LocalOpenSearchOptions = {}): Promise<Provision> {
   if (url !== undefined) return { ok: true, service: { url, source: 'env', stop: async () => undefined } };
-  const { dockerAvailable } = await import('./local-services.js');
   if (await dockerAvailable()) return { ok: true, service: await startContainerOpenSearch() };
   const missing = localOpenSearchMissing();
   if (missing !== null) return { ok: false, reason: `OpenSearch unavailable: OPENSEARCH_URL is unset, no Docker engine answers, and ${missing}` };

@@ -15,13 +15,11 @@ import { matchedScore } from './compile-score.js';
 import { keysetAfter, orderBy, type RankedRow } from './compile-sort.js';
 import { ensureEntityIndexes } from './entity-indexes.js';
 import { lookupOf } from './lookup-index.js';
-import { containsPattern, textRequirements } from './text-index.js';
+import { containsPattern, textRequirements, type TextRequirement } from './text-index.js';
 import { textComplete } from '../../store/entity-state-repo.js';
-import type { FilterNode } from '../dsl/ast.js';
 
 /** The trigram pre-filter of a filter: each requirement an `or` of substring conjunctions on `text_lc`. */
-function textPrefilter(filter: FilterNode, lookup: readonly string[]): Sql {
-  const reqs = textRequirements(filter, lookup);
+function textPrefilter(reqs: readonly TextRequirement[]): Sql {
   if (reqs.length === 0) return TRUE;
   const alt = (subs: readonly string[]): Sql => sql`(${sql.join(subs.map((x) => sql`t.text_lc like ${containsPattern(x)}`), sql` and `)})`;
   return sql.join(reqs.map((r) => sql`(${sql.join(r.map(alt), sql` or `)})`), sql` and `);
@@ -32,11 +30,11 @@ function textPrefilter(filter: FilterNode, lookup: readonly string[]): Sql {
  * every live record of the entity has `text_lc`, so `like`/`keyword` may find candidates
  * through the trigram index (text-index.ts); the exact filter still decides.
  */
-export function compileSearch(req: BackendSearch, prefilter = false) {
+export function compileSearch(req: BackendSearch, prefilter: readonly TextRequirement[] = []) {
   const row = { doc: sql.ref('t.data'), shadow: sql.ref('t.shadow'), row: { recordId: sql.ref('t.record_id'), keys: sql.ref('t.keys'), idField: req.target.idField, lookup: lookupOf(req.target) } };
   const filter = req.query.filter;
   const exact = filter === null ? TRUE : compileFilter(filter, row);
-  const where = prefilter && filter !== null ? sql`${textPrefilter(filter, lookupOf(req.target))} and ${exact}` : exact;
+  const where = prefilter.length > 0 ? sql`${textPrefilter(prefilter)} and ${exact}` : exact;
   const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
   const ranked: RankedRow = { doc: sql.ref('h.doc'), score: sql.ref('h.score'), id: sql.ref('h.record_id') };
   const after = req.after === null ? TRUE : keysetAfter(req.query.sort, ranked, req.after);
@@ -100,8 +98,8 @@ export class PostgresSearchBackend implements SearchBackend {
   }
 
   async search(db: Db, req: BackendSearch): Promise<BackendHit[]> {
-    const wantsText = req.query.filter !== null && textRequirements(req.query.filter, lookupOf(req.target)).length > 0;
-    const prefilter = wantsText && (await textComplete(db, req.connectorId, req.target.entity));
+    const wanted = req.query.filter === null ? [] : textRequirements(req.query.filter, lookupOf(req.target));
+    const prefilter = wanted.length > 0 && (await textComplete(db, req.connectorId, req.target.entity)) ? wanted : [];
     const compiled = compileSearch(req, prefilter).compile(db);
     if (compiled.parameters.length > MAX_PARAMETERS || compiled.sql.length > MAX_SQL_CHARS) {
       throw new AppError('invalid_query', 'the filter is too large to run: split it into several searches or use fewer, shorter values', { path: 'query.filter' });
