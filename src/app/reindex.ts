@@ -23,7 +23,8 @@ import { markTextComplete } from '../store/entity-state-repo.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
 import { lookupOf } from '../search/postgres/lookup-index.js';
-import { withShadows } from '../worker/page-writer.js';
+import { withShadows, writeVocabulary } from '../worker/page-writer.js';
+import { dedupeVocabulary } from '../store/vocab-repo.js';
 
 /** What a reindex did, as the admin API returns it. */
 export type ReindexResult =
@@ -63,17 +64,22 @@ async function recomputeShadows(db: Kysely<DB>, connectorId: string, target: Sea
   let after: string | null = null;
   let updated = 0;
   for (;;) {
+    let committed = (): void => undefined;
     const batch: { record_id: string }[] = await db.transaction().execute(async (tx: Db) => {
       // Under the lock no page writer changes these rows between our read and our write.
       await lockEntity(tx, connectorId, target.entity);
       const rows = await recordBatch(tx, connectorId, target.entity, after, BATCH);
       // The page writer's own function: a reindex derives exactly what a sync would have written.
-      updated += await writeShadows(tx, connectorId, target.entity, withShadows(rows.map((r) => ({ id: r.record_id, data: r.data })), target.searchable, lookupOf(target)));
+      const recomputed = withShadows(rows.map((r) => ({ id: r.record_id, data: r.data })), target.searchable, lookupOf(target));
+      updated += await writeShadows(tx, connectorId, target.entity, recomputed);
+      committed = await writeVocabulary(tx, connectorId, target.entity, recomputed);
       return rows;
     });
+    committed();
     const last = batch[batch.length - 1];
     if (last === undefined || batch.length < BATCH) {
       // Every live record has its search text now; page writes of this backend keep it so.
+      await dedupeVocabulary(db, connectorId, target.entity);
       await markTextComplete(db, connectorId, target.entity);
       return updated;
     }

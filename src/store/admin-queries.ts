@@ -161,15 +161,15 @@ export async function recordBatch(db: Db, connectorId: string, entity: string, a
   return q.execute();
 }
 
-/** Writes recomputed text shadows, lookup keys and search text in one statement; data and versions stay as they are. */
-export async function writeShadows(db: Db, connectorId: string, entity: string, rows: readonly { id: string; shadow?: unknown; keys?: unknown; text?: string | null }[]): Promise<number> {
+/** Writes recomputed text shadows, lookup keys, search text and words in one statement; data and versions stay as they are. */
+export async function writeShadows(db: Db, connectorId: string, entity: string, rows: readonly { id: string; shadow?: unknown; keys?: unknown; text?: string | null; words?: readonly string[] | null }[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const payload = JSON.stringify(rows.map((r) => ({ id: r.id, shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null })));
+  const payload = JSON.stringify(rows.map((r) => ({ id: r.id, shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, words: r.words ?? null })));
   const res = await sql`
-    update records r set shadow = p.shadow, keys = p.keys, text_lc = p.text
-      from jsonb_to_recordset(${payload}::jsonb) as p(id text, shadow jsonb, keys jsonb, text text)
+    update records r set shadow = p.shadow, keys = p.keys, text_lc = p.text, words = p.words
+      from jsonb_to_recordset(${payload}::jsonb) as p(id text, shadow jsonb, keys jsonb, text text, words text[])
      where r.connector_id = ${connectorId}::uuid and r.entity = ${entity} and r.record_id = p.id
-       and (r.shadow is distinct from p.shadow or r.keys is distinct from p.keys or r.text_lc is distinct from p.text)`.execute(db);
+       and (r.shadow is distinct from p.shadow or r.keys is distinct from p.keys or r.text_lc is distinct from p.text or r.words is distinct from p.words)`.execute(db);
   return Number(res.numAffectedRows ?? 0n);
 }
 

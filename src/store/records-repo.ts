@@ -16,6 +16,8 @@ export interface PageRecord {
   readonly json?: string;
   /** Its searchable strings lower-cased (src/search/postgres/text-index.ts); null when not kept. */
   readonly text?: string | null;
+  /** Its path-qualified words (src/search/postgres/word-index.ts); null when not kept. */
+  readonly words?: readonly string[] | null;
 }
 
 /** The content hash of a record: md5 of its JSON text. */
@@ -27,7 +29,7 @@ export function contentHash(data: Record<string, unknown>, json = JSON.stringify
 function upsertPayload(records: readonly PageRecord[]): string {
   const parts = records.map((r) => {
     const json = r.json ?? JSON.stringify(r.data);
-    return `{"id":${JSON.stringify(r.id)},"hash":"${r.hash ?? contentHash(r.data, json)}","shadow":${JSON.stringify(r.shadow ?? null)},"keys":${JSON.stringify(r.keys ?? null)},"text":${JSON.stringify(r.text ?? null)},"data":${json}}`;
+    return `{"id":${JSON.stringify(r.id)},"hash":"${r.hash ?? contentHash(r.data, json)}","shadow":${JSON.stringify(r.shadow ?? null)},"keys":${JSON.stringify(r.keys ?? null)},"text":${JSON.stringify(r.text ?? null)},"words":${JSON.stringify(r.words ?? null)},"data":${json}}`;
   });
   return `[${parts.join(',')}]`;
 }
@@ -87,14 +89,15 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
   // re-serialize every jsonb value; a source that reorders keys only costs a redundant update.
   const payload = upsertPayload(records);
   const result = await sql<{ inserted: boolean }>`
-    insert into records as r (connector_id, entity, record_id, data, shadow, keys, text_lc, content_hash, version)
-    select ${connectorId}::uuid, ${entity}, p.id, p.data, p.shadow, p.keys, p.text, p.hash, nextval('record_version_seq')
-      from jsonb_to_recordset(${payload}::jsonb) as p(id text, data jsonb, shadow jsonb, keys jsonb, text text, hash text)
+    insert into records as r (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version)
+    select ${connectorId}::uuid, ${entity}, p.id, p.data, p.shadow, p.keys, p.text, p.words, p.hash, nextval('record_version_seq')
+      from jsonb_to_recordset(${payload}::jsonb) as p(id text, data jsonb, shadow jsonb, keys jsonb, text text, words text[], hash text)
     on conflict (connector_id, entity, record_id) do update
        set data = excluded.data,
            shadow = excluded.shadow,
            keys = excluded.keys,
            text_lc = excluded.text_lc,
+           words = excluded.words,
            content_hash = excluded.content_hash,
            version = excluded.version,
            updated_at = now(),

@@ -7,6 +7,8 @@ import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
 import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
 import { recordText } from '../search/postgres/text-index.js';
+import { recordWords } from '../search/postgres/word-index.js';
+import { insertWords, rememberWords, unwrittenWords } from '../store/vocab-repo.js';
 import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
@@ -51,8 +53,23 @@ export function withShadows(records: readonly PageRecord[], searchable: Readonly
   return prepareRecords(records).map((r) => ({
     ...r,
     keys: r.keys ?? lookupKeys(lookup, r.data),
-    ...(searchable === undefined ? {} : { shadow: ASCII_JSON.test(r.json as string) ? null : (searchableShadow(searchable, r.data) ?? null), text: text ? recordText(searchable, r.data) : null }),
+    ...(searchable === undefined ? {} : { shadow: ASCII_JSON.test(r.json as string) ? null : (searchableShadow(searchable, r.data) ?? null), ...searchText(searchable, r.data, text) }),
   }));
+}
+
+/** `text_lc` and `words` of a record, or nulls when the Postgres backend does not answer searches. */
+function searchText(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>, keep: boolean): { text: string | null; words: string[] | null } {
+  return keep ? { text: recordText(searchable, data), words: recordWords(searchable, data) } : { text: null, words: null };
+}
+
+/**
+ * Writes the page's new vocabulary words inside its transaction; returns what to remember once
+ * it commits (see vocab-repo.ts).
+ */
+export async function writeVocabulary(db: Kysely<DB>, connectorId: string, entity: string, records: readonly PageRecord[]): Promise<() => void> {
+  const fresh = unwrittenWords(connectorId, entity, records.map((r) => r.words));
+  await insertWords(db, connectorId, entity, fresh);
+  return () => rememberWords(connectorId, entity, fresh);
 }
 
 /** The run a page belongs to, as its write needs it. */
@@ -66,7 +83,7 @@ export interface PageRun {
   readonly lookup?: readonly string[];
   /** Page writes of this run may overlap (no index shipping that needs versions in commit order). */
   readonly overlapWrites?: boolean;
-  /** Keep `text_lc` for the Postgres backend's trigram pre-filter (false: OpenSearch answers searches). */
+  /** Keep `text_lc` and `words` for the Postgres backend's text indexes (false: OpenSearch answers searches). */
   readonly text?: boolean;
 }
 
@@ -86,7 +103,8 @@ export async function writePage(
   // Before taking a pooled connection: waiting for the turn while holding one could starve the
   // pool of the connection the previous write still needs. Its failure surfaces at `previous`.
   await turn.before.catch(() => undefined);
-  return db.transaction().execute(async (tx) => {
+  let committed = (): void => undefined;
+  const result = await db.transaction().execute(async (tx) => {
     await lockEntity(tx, run.connectorId, run.entity, run.overlapWrites === true ? 'shared' : 'exclusive', turn.key);
     turn.taken();
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.
@@ -96,6 +114,7 @@ export async function writePage(
     // and no other write of the entity touches them meanwhile (entity lock, disjoint overlaps).
     const becameLive = changed.reduce((n, r) => n + (stored.has(r.id) ? 0 : 1), 0);
     const counts = await upsertPage(tx, run.connectorId, run.entity, changed);
+    committed = await writeVocabulary(tx, run.connectorId, run.entity, changed);
     if (run.text === false && changed.length > 0 && run.searchable !== undefined) await markTextIncomplete(tx, run.connectorId, run.entity);
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
@@ -110,6 +129,8 @@ export async function writePage(
     await addRecordCount(tx, run.connectorId, run.entity, becameLive);
     return result;
   });
+  committed();
+  return result;
 }
 
 /** Thrown inside a page transaction when the run stopped running (cancelled); rolls the page back. */

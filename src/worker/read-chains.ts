@@ -88,7 +88,9 @@ function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
   // Shipping needs versions committed in sequence order, so one write at a time; the Postgres
   // backend ships nothing, and two overlapping writes keep both Postgres and the worker busy.
   const overlapWrites = !deps.backend.shipsChanges;
-  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: ctx.lookup, overlapWrites, text: deps.backend.kind === 'postgres' };
+  // The Postgres search structures (lookup keys, text, words) cost writes only where Postgres answers searches.
+  const searchesHere = deps.backend.kind === 'postgres';
+  const run = { id: ctx.run.id, connectorId: ctx.connector.id, entity: ctx.run.entity, mode: ctx.run.mode, attempt: ctx.run.attempts, searchable: ctx.entity.searchable, lookup: searchesHere ? ctx.lookup : [], overlapWrites, text: searchesHere };
   return new BatchWriter(async (batch, previous, turn) => {
     const written = await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages, previous, turn);
     ctx.shipper.poke();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reindexEntity } from '../../src/app/reindex.js';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
 import { compileSearch, PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
-import { textRequirements } from '../../src/search/postgres/text-index.js';
+import { planIndexes } from '../../src/search/postgres/index-plan.js';
 import { searchTarget } from '../../src/search/target.js';
 import { textComplete } from '../../src/store/entity-state-repo.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
@@ -52,7 +52,8 @@ describe('the trigram pre-filter of like and keyword', () => {
     }
     expect((await search(id, filters[0])).length).toBeGreaterThan(0);
     const query = parseSearchParams(TARGET, { query: { filter: filters[0] }, limit: 50 });
-    const compiled = compileSearch({ target: TARGET, connectorId: id, query, after: null, size: 51 }, textRequirements(query.filter!, TARGET.lookup)).compile(h.deps.db);
+    const req = { target: TARGET, connectorId: id, query, after: null, size: 51 };
+    const compiled = compileSearch(req, (await planIndexes(h.deps.db, req)).plan).compile(h.deps.db);
     const plan = JSON.stringify((await h.deps.pool.query(`explain (format json) ${compiled.sql}`, compiled.parameters as unknown[])).rows[0]);
     expect(plan, plan).toContain('records_text_trgm');
   });

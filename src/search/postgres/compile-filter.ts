@@ -168,26 +168,18 @@ function anyHolds(ctx: RowContext, path: FieldPath, inner: FilterNode): Sql {
   return sql`exists (select 1 from jsonb_array_elements(case when jsonb_typeof(${value}) = 'array' then ${value} else '[]'::jsonb end) with ordinality as ${sql.id(a)}(e, i) where jsonb_typeof(${sql.ref(`${a}.e`)}) = 'object' and ${compileFilter(inner, el)})`;
 }
 
-/** Quality of one fuzzy term against word `w` (1 exact, 0.5 prefix, 2^-d within AUTO edits, else 0). */
-export function termQuality(term: string, w: Sql): Sql {
-  const n = Array.from(term).length;
-  const k = n <= 2 ? 0 : n <= 5 ? 1 : 2;
-  const prefix = sql`case when left(${w}, ${n}::int) = ${term}::text then 0.5 else 0 end`;
-  if (k === 0) return sql`(case when ${w} = ${term}::text then 1.0 else ${prefix} end)::float8`;
-  // levenshtein accepts at most 255 characters per side; longer words can still match by prefix.
-  const edits = sql`case when abs(length(${w}) - ${n}::int) <= ${k}::int and length(${w}) <= 255 and ${n}::int <= 255
-      then (select case when d <= ${k}::int then power(2.0, -d) else 0 end from levenshtein_less_equal(${term}::text, ${w}, ${k}::int) as d)
-      else 0 end`;
-  return sql`(case when ${w} = ${term}::text then 1.0 else greatest(${prefix}, ${edits}) end)::float8`;
-}
-
-/** Best quality of `term` over a text[] of words. */
-export function bestTermQuality(term: string, words: Sql): Sql {
-  return sql`coalesce((select max(${termQuality(term, sql.ref('w.w'))}) from unnest(${words}) as w(w)), 0)`;
+/**
+ * Every term (ONE array parameter, however many terms: a 1,024-character text stays one bind
+ * parameter) has a word of `words` it matches: exact, prefix or within its edit budget
+ * (`sx_term_quality`, migration 0013, the reference's quality).
+ */
+export function allTermsMatch(terms: readonly string[], words: Sql): Sql {
+  return sql`not exists (select 1 from unnest(${[...terms]}::text[]) as q(t)
+    where not exists (select 1 from unnest(${words}) as w(w) where sx_term_quality(q.t, w.w) > 0))`;
 }
 
 function fuzzyHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {
-  return someText(ctx, path, (v, s) => sql`(${sql.join(terms.map((t) => sql`${bestTermQuality(t, sql`sx_words(${v}, ${s})`)} > 0`), sql` and `)})`);
+  return someText(ctx, path, (v, s) => allTermsMatch(terms, sql`sx_words(${v}, ${s})`));
 }
 
 function keywordHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {

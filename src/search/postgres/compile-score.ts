@@ -6,7 +6,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { FieldPath, FilterNode, TextOp } from '../dsl/ast.js';
-import { bestTermQuality, compileFilter, elementContext, levelAlias, valueAt, type RowContext } from './compile-filter.js';
+import { compileFilter, elementContext, levelAlias, valueAt, type RowContext } from './compile-filter.js';
 
 type Sql = RawBuilder<unknown>;
 type TextNode = Extract<FilterNode, { op: TextOp }>;
@@ -27,17 +27,20 @@ function wordsOf(ctx: RowContext, path: FieldPath, alias: string): Sql {
     where jsonb_typeof(${c}.e) = 'string'`;
 }
 
+/** Best string's sum of term qualities, among strings where every term matches (one array parameter). */
 function fuzzyScore(ctx: RowContext, node: TextNode): Sql {
-  const q = node.terms.map((t) => bestTermQuality(t, sql.ref('fsw.w')));
   return sql`coalesce((select max(x.total) from (
-      select ${sql.join(q, sql` + `)} as total, least(${sql.join(q, sql`, `)}) as worst
-        from ${wordsOf(ctx, node.path, 'fs')}) x
+      select sum(b.best) as total, min(b.best) as worst
+        from (select fs.i, fsw.w from ${wordsOf(ctx, node.path, 'fs')}) as s
+        cross join lateral (select (select coalesce(max(sx_term_quality(q.t, w.w)), 0) from unnest(s.w) as w(w)) as best
+                              from unnest(${[...node.terms]}::text[]) as q(t)) b
+       group by s.i) x
       where x.worst > 0), 0)::float8`;
 }
 
+/** Best string's count of terms among its words (one array parameter). */
 function keywordScore(ctx: RowContext, node: TextNode): Sql {
-  const found = node.terms.map((t) => sql`(case when ${t}::text = any(ksw.w) then 1 else 0 end)`);
-  return sql`coalesce((select max(${sql.join(found, sql` + `)}) from ${wordsOf(ctx, node.path, 'ks')}), 0)::float8`;
+  return sql`coalesce((select max((select count(*) from unnest(${[...node.terms]}::text[]) as q(t) where q.t = any(ksw.w))) from ${wordsOf(ctx, node.path, 'ks')}), 0)::float8`;
 }
 
 function anyScore(ctx: RowContext, node: Extract<FilterNode, { op: 'any' }>): Sql {

@@ -3,9 +3,9 @@
  * `text_lc`: every string of its searchable projection, lower-cased as the reference does
  * (String#toLowerCase), one per line, under a trigram GIN that also keys the connector. A `like`
  * that must hold means each literal run of 3+ characters of its pattern occurs in some string of
- * the record, hence in `text_lc`; a `keyword` that must hold means one of its terms does. Those
- * substring tests find the candidates through the index, and the exact predicate, unchanged,
- * decides: the pre-filter only ever removes records the exact filter would reject too.
+ * the record, hence in `text_lc`. Those substring tests find the candidates through the index,
+ * and the exact predicate, unchanged, decides: the pre-filter only ever removes records the
+ * exact filter would reject too.
  * Pure: no client, no SQL execution.
  */
 import type { FilterNode } from '../dsl/ast.js';
@@ -55,46 +55,21 @@ export function likeRuns(pattern: string): string[] {
  */
 export type TextRequirement = readonly (readonly string[])[];
 
-/** Substrings one of which an exact string match implies; null when a value cannot be looked up. */
-function exactAlternatives(values: readonly unknown[]): string[][] | null {
-  const out: string[][] = [];
-  for (const v of values) {
-    if (typeof v !== 'string' || [...v].length < MIN_RUN) return null;
-    out.push([v.toLowerCase()]);
-  }
-  return out.length === 0 ? null : out;
-}
-
 /**
  * What a filter requires of `text_lc`: every returned requirement holds for each record the
  * filter matches. Only conjunctions are followed (`and`, and `any`, whose element lies inside
- * the record); `or` and `not` require nothing here. An exact string match (`eq`, `in`,
- * `contains`) requires its value, lower-cased, as a substring; `lookup` fields are left to
- * their own index (lookup-index.ts), which answers them better.
+ * the record); `or` and `not` require nothing here. Only `like` uses it: exact matches and
+ * words go through the word index (word-index.ts), which is more selective.
  */
-export function textRequirements(node: FilterNode, lookup: readonly string[] = []): TextRequirement[] {
-  const onLookup = 'path' in node && node.path.sub.length === 0 && lookup.includes(node.path.field);
+export function textRequirements(node: FilterNode): TextRequirement[] {
   switch (node.op) {
-    case 'eq':
-    case 'contains': {
-      const alts = onLookup ? null : exactAlternatives([node.value]);
-      return alts === null ? [] : [alts];
-    }
-    case 'in': {
-      const alts = onLookup ? null : exactAlternatives(node.values);
-      return alts === null ? [] : [alts];
-    }
     case 'like': {
       const runs = likeRuns(node.pattern);
       return runs.length === 0 ? [] : [[runs]];
     }
-    case 'keyword':
-      // Any term may be the one found: usable only if every term is long enough to look up.
-      return node.terms.every((t) => [...t].length >= MIN_RUN && !t.includes('\n')) ? [node.terms.map((t) => [t])] : [];
     case 'and':
-      return node.filters.flatMap((f) => textRequirements(f, lookup));
+      return node.filters.flatMap((f) => textRequirements(f));
     case 'any':
-      // Element paths are keys of the array's objects, never lookup fields.
       return textRequirements(node.filter);
     default:
       return [];

@@ -1,0 +1,112 @@
+/**
+ * What the Postgres indexes contribute to one search: necessary conditions for the GIN indexes
+ * (trigrams for `like`, words for exact matches, `keyword` and `fuzzy` expanded through the
+ * vocabulary), and, for a ranked text search, its top tier: the records that can reach the best
+ * score, which usually fill the first page without scoring every match.
+ */
+import type { FilterNode, SortKey } from '../dsl/ast.js';
+import { autoEdits, fuzzyTermQuality } from '../reference/text.js';
+import type { BackendSearch } from '../backend.js';
+import type { Db } from '../../store/db.js';
+import { textComplete } from '../../store/entity-state-repo.js';
+import { probeVocabulary } from '../../store/vocab-repo.js';
+import { lookupOf } from './lookup-index.js';
+import { textRequirements, type TextRequirement } from './text-index.js';
+import { expansionKey, fuzzyTerms, MAX_WORD_REQUIREMENTS, qualifiedPath, token, wordRequirements, type Expansions, type WordRequirement } from './word-index.js';
+
+/** Index conditions of one search; all empty = the exact SQL alone (always correct, maybe slow). */
+export interface IndexPlan {
+  /** Lookup fields whose `keys` are written (none while the entity's search text is incomplete). */
+  readonly lookup: readonly string[];
+  readonly text: readonly TextRequirement[];
+  readonly words: readonly WordRequirement[];
+}
+
+/** The top tier of a ranked text search: extra word requirements and the score every row of it has. */
+export interface Tier {
+  readonly words: readonly WordRequirement[];
+  readonly score: number;
+}
+
+export const EXACT_ONLY: IndexPlan = { lookup: [], text: [], words: [] };
+
+/** Expands the filter's fuzzy terms through the vocabulary, each word with its exact quality. */
+async function expand(db: Db, req: BackendSearch, filter: FilterNode): Promise<Expansions> {
+  const terms = fuzzyTerms(filter);
+  const probes = terms.map((t) => ({ ...t, edits: autoEdits(t.term) }));
+  const found = await probeVocabulary(db, req.connectorId, req.target.entity, probes);
+  const out = new Map<string, { word: string; quality: number }[]>();
+  terms.forEach((t, i) => {
+    const scored = (found[i] ?? []).map((word) => ({ word, quality: fuzzyTermQuality(t.term, word) })).filter((e) => e.quality > 0);
+    out.set(expansionKey(t), scored);
+  });
+  return out;
+}
+
+/** The index plan of a search, and its top tier when it has one. */
+export async function planIndexes(db: Db, req: BackendSearch): Promise<{ plan: IndexPlan; tier: Tier | null }> {
+  const filter = req.query.filter;
+  if (filter === null) return { plan: { ...EXACT_ONLY, lookup: lookupOf(req.target) }, tier: null };
+  // Records written without the search text (an OpenSearch deployment, rows from before the
+  // migrations) hold no keys or words: only the exact SQL is right for them.
+  if (!(await textComplete(db, req.connectorId, req.target.entity))) return { plan: EXACT_ONLY, tier: null };
+  const lookup = lookupOf(req.target);
+  const expansions = fuzzyTerms(filter).length > 0 ? await expand(db, req, filter) : null;
+  const plan = { lookup, text: textRequirements(filter), words: wordRequirements(filter, lookup, req.target.idField, expansions) };
+  return { plan, tier: topTier(req, filter, expansions) };
+}
+
+const isDefaultRanked = (sort: readonly SortKey[]): boolean => sort.length === 2 && sort[0]?.kind === 'score' && sort[1]?.kind === 'id';
+
+function hasText(node: FilterNode): boolean {
+  switch (node.op) {
+    case 'fuzzy':
+    case 'keyword':
+      return true;
+    case 'and':
+    case 'or':
+      return node.filters.some(hasText);
+    case 'not':
+    case 'any':
+      return hasText(node.filter);
+    default:
+      return false;
+  }
+}
+
+/** The one text node whose score is the whole score: the filter itself, or the only scored part of a top-level `and`. */
+function soleTextNode(filter: FilterNode): Extract<FilterNode, { op: 'fuzzy' | 'keyword' }> | null {
+  if (filter.op === 'fuzzy' || filter.op === 'keyword') return filter;
+  if (filter.op !== 'and') return null;
+  const scored = filter.filters.filter(hasText);
+  const only = scored[0];
+  return scored.length === 1 && only !== undefined && (only.op === 'fuzzy' || only.op === 'keyword') ? only : null;
+}
+
+/**
+ * The records that can score the maximum: for `keyword`, those holding every term; for `fuzzy`,
+ * those holding, for every term, one of its best-quality words. Only for the default order
+ * (score, then id) and a first page or a cursor still within that score.
+ */
+function topTier(req: BackendSearch, filter: FilterNode, expansions: Expansions | null): Tier | null {
+  if (!req.query.scored || !isDefaultRanked(req.query.sort)) return null;
+  const node = soleTextNode(filter);
+  if (node === null || node.terms.length > MAX_WORD_REQUIREMENTS) return null;
+  const path = qualifiedPath('', node.path);
+  let tier: Tier;
+  if (node.op === 'keyword') {
+    tier = { words: node.terms.map((t) => [[token(path, t)]]), score: node.terms.length };
+  } else {
+    const words: WordRequirement[] = [];
+    let score = 0;
+    for (const term of node.terms) {
+      const found = expansions?.get(expansionKey({ path, term }));
+      if (found === undefined || found.length === 0) return null;
+      const best = Math.max(...found.map((e) => e.quality));
+      words.push(found.filter((e) => e.quality === best).map((e) => [token(path, e.word)]));
+      score += best;
+    }
+    tier = { words, score };
+  }
+  return req.after === null || Number(req.after[0]) === tier.score ? tier : null;
+}

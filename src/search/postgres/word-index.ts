@@ -1,0 +1,165 @@
+/**
+ * The word index of the Postgres backend (migration 0013). Each record carries `words`: every
+ * word of its searchable strings, qualified by the string's path (`address.city:paris`; object
+ * keys from the record down, array levels skipped), under a GIN keyed by the connector; and each
+ * (connector, entity, path) has a vocabulary (`search_vocab`) from which a fuzzy term is expanded
+ * to the words it may match. A filter that must hold yields word requirements: necessary
+ * conditions the GIN answers. The exact predicate, unchanged, still decides every hit.
+ * Pure: no client, no SQL execution.
+ */
+import type { FieldPath, FilterNode } from '../dsl/ast.js';
+import { textWords } from '../dsl/text.js';
+
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_SPLIT = /[^a-z0-9]+/;
+
+/** textWords, with a faster split for ASCII (the same words: \p{L}\p{N} is [a-z0-9] there). */
+function wordsOf(s: string): string[] {
+  if (!ASCII.test(s)) return textWords(s);
+  const out = s.toLowerCase().split(ASCII_SPLIT);
+  return out[0] === '' || out[out.length - 1] === '' ? out.filter((w) => w !== '') : out;
+}
+
+function walk(value: unknown, path: string, out: Set<string>): void {
+  if (typeof value === 'string') {
+    for (const w of wordsOf(value)) out.add(`${path}:${w}`);
+  } else if (Array.isArray(value)) {
+    for (const v of value) walk(v, path, out);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const k of Object.keys(value)) walk((value as Record<string, unknown>)[k], `${path}.${k}`, out);
+  }
+}
+
+/** `words` of a record: its searchable strings' words, path-qualified, distinct and sorted. */
+export function recordWords(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>): string[] {
+  const out = new Set<string>();
+  for (const field of Object.keys(searchable)) if (Object.hasOwn(data, field)) walk(data[field], field, out);
+  return [...out].sort();
+}
+
+/** One vocabulary entry: a word at a path. */
+export interface VocabEntry {
+  readonly path: string;
+  readonly word: string;
+}
+
+/** The vocabulary entries a `words` array implies. */
+export function vocabOf(words: readonly string[]): VocabEntry[] {
+  return words.map((t) => {
+    const at = t.lastIndexOf(':');
+    return { path: t.slice(0, at), word: t.slice(at + 1) };
+  });
+}
+
+/** The token of a word at a path. */
+export const token = (path: string, word: string): string => `${path}:${word}`;
+
+/** The qualified path of a filter path, under the `any` paths enclosing it. */
+export const qualifiedPath = (prefix: string, path: FieldPath): string => [prefix, path.field, ...path.sub].filter((s, i) => i > 0 || s !== '').join('.');
+
+/**
+ * A necessary condition on `words`: some alternative holds, an alternative being tokens that are
+ * all present. `[[a, b]]` = a and b; `[[a], [b]]` = a or b; `[]` = nothing can match.
+ */
+export type WordRequirement = readonly (readonly string[])[];
+
+/** A fuzzy term to expand through the vocabulary of its path. */
+export interface FuzzyTerm {
+  readonly path: string;
+  readonly term: string;
+}
+
+/** The words of the vocabulary a fuzzy term matches, each with the term's quality on it (> 0). */
+export type Expansions = ReadonlyMap<string, readonly { readonly word: string; readonly quality: number }[]>;
+
+export const expansionKey = (t: FuzzyTerm): string => `${t.path}\u0000${t.term}`;
+
+/** Up to this many requirements per search: each is one parameter, and a few narrow enough. */
+export const MAX_WORD_REQUIREMENTS = 64;
+
+/** Alternatives from exact string values: every word of the value, at the path. */
+function exactAlternatives(path: string, values: readonly unknown[]): string[][] | null {
+  const out: string[][] = [];
+  for (const v of values) {
+    if (typeof v !== 'string') return null;
+    const words = wordsOf(v);
+    if (words.length === 0) return null;
+    out.push(words.map((w) => token(path, w)));
+  }
+  return out.length === 0 ? null : out;
+}
+
+interface Walk {
+  readonly lookup: readonly string[];
+  readonly idField: string;
+  readonly expansions: Expansions | null;
+}
+
+function exactOf(node: Extract<FilterNode, { op: 'eq' | 'neq' | 'contains' | 'in' }>, prefix: string, w: Walk): WordRequirement[] {
+  // Lookup fields and the id have their own indexes (keys GIN, primary key), which answer better.
+  const top = prefix === '' && node.path.sub.length === 0;
+  if (top && (w.lookup.includes(node.path.field) || node.path.field === w.idField)) return [];
+  const alts = exactAlternatives(qualifiedPath(prefix, node.path), node.op === 'in' ? node.values : [node.value]);
+  return alts === null ? [] : [alts];
+}
+
+function requirementsOf(node: FilterNode, prefix: string, w: Walk): WordRequirement[] {
+  switch (node.op) {
+    case 'eq':
+    case 'contains':
+    case 'in':
+      return exactOf(node, prefix, w);
+    case 'keyword': {
+      const path = qualifiedPath(prefix, node.path);
+      return [node.terms.map((t) => [token(path, t)])];
+    }
+    case 'fuzzy': {
+      if (w.expansions === null) return [];
+      const path = qualifiedPath(prefix, node.path);
+      const out: WordRequirement[] = [];
+      for (const term of node.terms) {
+        const found = w.expansions.get(expansionKey({ path, term }));
+        // Terms past the expansion budget were not looked up: they narrow nothing.
+        if (found !== undefined) out.push(found.map((e) => [token(path, e.word)]));
+      }
+      return out;
+    }
+    case 'and':
+      return node.filters.flatMap((f) => requirementsOf(f, prefix, w));
+    case 'any':
+      return requirementsOf(node.filter, qualifiedPath(prefix, node.path), { ...w, lookup: [], idField: '' });
+    default:
+      // `or`, `not` and the other operators require nothing of the words.
+      return [];
+  }
+}
+
+/**
+ * What a filter requires of `words` (each requirement holds for every record the filter matches),
+ * at most {@link MAX_WORD_REQUIREMENTS}. Only conjunctions are followed (`and`, and `any`, whose
+ * element lies inside the record). `expansions`: fuzzy terms expanded through the vocabulary
+ * ({@link fuzzyTerms}); null leaves fuzzy out.
+ */
+export function wordRequirements(node: FilterNode, lookup: readonly string[], idField: string, expansions: Expansions | null): WordRequirement[] {
+  return requirementsOf(node, '', { lookup, idField, expansions }).slice(0, MAX_WORD_REQUIREMENTS);
+}
+
+function collectFuzzy(node: FilterNode, prefix: string): FuzzyTerm[] {
+  switch (node.op) {
+    case 'fuzzy': {
+      const path = qualifiedPath(prefix, node.path);
+      return node.terms.map((term) => ({ path, term }));
+    }
+    case 'and':
+      return node.filters.flatMap((f) => collectFuzzy(f, prefix));
+    case 'any':
+      return collectFuzzy(node.filter, qualifiedPath(prefix, node.path));
+    default:
+      return [];
+  }
+}
+
+/** The fuzzy terms a filter's conjunctions hold, with their qualified paths: the first {@link MAX_WORD_REQUIREMENTS}. */
+export function fuzzyTerms(node: FilterNode): FuzzyTerm[] {
+  return collectFuzzy(node, '').slice(0, MAX_WORD_REQUIREMENTS);
+}

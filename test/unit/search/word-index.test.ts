@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import { parseSearchParams } from '../../../src/search/dsl/parse.js';
+import { expansionKey, fuzzyTerms, MAX_WORD_REQUIREMENTS, recordWords, vocabOf, wordRequirements, type Expansions } from '../../../src/search/postgres/word-index.js';
+import { target } from '../../conformance/dataset.js';
+
+const parse = (filter: unknown) => parseSearchParams(target, { query: { filter } }).filter!;
+const reqs = (filter: unknown, expansions: Expansions | null = null, lookup: string[] = []) => wordRequirements(parse(filter), lookup, target.idField, expansions);
+
+describe('word index', () => {
+  it('qualifies every word of the searchable strings by its object path, arrays skipped, as the reference splits words', () => {
+    const words = recordWords(
+      { name: 'string', address: 'object', tags: 'array', orders: 'array' },
+      { name: 'Ada  LOVELACE-King', address: { city: 'São Paulo', geo: { zip: '0123' }, n: 5 }, tags: ['VIP', 'vip', 2], orders: [{ note: 'First order' }, [{ note: 'nested' }]], secret: 'nope' },
+    );
+    expect(words).toEqual(['address.city:paulo', 'address.city:são', 'address.geo.zip:0123', 'name:ada', 'name:king', 'name:lovelace', 'orders.note:first', 'orders.note:nested', 'orders.note:order', 'tags:vip']);
+    expect(vocabOf(['a:b.c:x', 'name:ada'])).toEqual([{ path: 'a:b.c', word: 'x' }, { path: 'name', word: 'ada' }]);
+  });
+
+  it('an exact string match requires all its words at its path; lookup fields, the id, numbers and wordless values require nothing', () => {
+    expect(reqs({ eq: { 'address.city': 'São Paulo' } })).toEqual([[['address.city:são', 'address.city:paulo']]]);
+    expect(reqs({ in: { name: ['Ada Lovelace', 'Grace'] } })).toEqual([[['name:ada', 'name:lovelace'], ['name:grace']]]);
+    expect(reqs({ contains: { tags: 'VIP' } })).toEqual([[['tags:vip']]]);
+    expect(reqs({ eq: { age: 36 } })).toEqual([]);
+    expect(reqs({ eq: { name: '--' } })).toEqual([]);
+    expect(reqs({ in: { name: ['Ada', null] } })).toEqual([]);
+    expect(reqs({ eq: { email: 'ada@example.com' } }, null, ['email'])).toEqual([]);
+    expect(reqs({ eq: { id: 'c1' } })).toEqual([]);
+  });
+
+  it('follows and / any (paths joined), never or / not; keyword needs any of its terms', () => {
+    expect(reqs({ and: [{ keyword: { name: 'ada lovelace' } }, { eq: { age: 36 } }] })).toEqual([[['name:ada'], ['name:lovelace']]]);
+    expect(reqs({ or: [{ keyword: { name: 'ada' } }, { eq: { 'address.city': 'x' } }] })).toEqual([]);
+    expect(reqs({ not: { keyword: { name: 'ada' } } })).toEqual([]);
+    expect(reqs({ any: { orders: { eq: { note: 'first order' } } } })).toEqual([[['orders.note:first', 'orders.note:order']]]);
+    // Inside `any`, a key named like the id or a lookup field is an element key, not the record's.
+    expect(reqs({ any: { orders: { eq: { id: 'o1' } } } }, null, ['id'])).toEqual([[['orders.id:o1']]]);
+  });
+
+  it('fuzzy terms need one of their vocabulary expansions; a term nothing matches makes the filter unsatisfiable', () => {
+    const node = parse({ fuzzy: { name: 'ada lovelase' } });
+    expect(fuzzyTerms(node)).toEqual([{ path: 'name', term: 'ada' }, { path: 'name', term: 'lovelase' }]);
+    const expansions = new Map([
+      [expansionKey({ path: 'name', term: 'ada' }), [{ word: 'ada', quality: 1 }, { word: 'adam', quality: 0.5 }]],
+      [expansionKey({ path: 'name', term: 'lovelase' }), []],
+    ]);
+    expect(reqs({ fuzzy: { name: 'ada lovelase' } }, expansions)).toEqual([[['name:ada'], ['name:adam']], []]);
+    expect(reqs({ fuzzy: { name: 'ada' } }, null)).toEqual([]);
+  });
+
+  it('bounds the requirements of a huge filter (each is one parameter)', () => {
+    const filter = { and: Array.from({ length: 200 }, (_, i) => ({ keyword: { name: `w${i}` } })) };
+    expect(reqs(filter)).toHaveLength(MAX_WORD_REQUIREMENTS);
+    expect(fuzzyTerms(parse({ fuzzy: { name: Array.from({ length: 200 }, (_, i) => `t${i}`).join(' ') } }))).toHaveLength(MAX_WORD_REQUIREMENTS);
+  });
+});
