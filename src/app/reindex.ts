@@ -23,8 +23,8 @@ import { markTextComplete } from '../store/entity-state-repo.js';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
 import { lookupOf } from '../search/postgres/lookup-index.js';
-import { withShadows, writeVocabulary } from '../worker/page-writer.js';
-import { dedupeVocabulary } from '../store/vocab-repo.js';
+import { withShadows } from '../worker/page-writer.js';
+import { dedupeVocabulary, insertWords, rememberWords, unwrittenWords } from '../store/vocab-repo.js';
 
 /** What a reindex did, as the admin API returns it. */
 export type ReindexResult =
@@ -72,7 +72,9 @@ async function recomputeShadows(db: Kysely<DB>, connectorId: string, target: Sea
       // The page writer's own function: a reindex derives exactly what a sync would have written.
       const recomputed = withShadows(rows.map((r) => ({ id: r.record_id, data: r.data })), target.searchable, lookupOf(target));
       updated += await writeShadows(tx, connectorId, target.entity, recomputed);
-      committed = await writeVocabulary(tx, connectorId, target.entity, recomputed);
+      const words = unwrittenWords(connectorId, target.entity, recomputed.map((r) => r.words));
+      await insertWords(tx, connectorId, target.entity, words);
+      committed = () => rememberWords(connectorId, target.entity, words);
       return rows;
     });
     committed();

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
+import { insertWords, unwrittenWords } from './vocab-repo.js';
 
 /** One record of a page, keyed by its id in the entity's id field. */
 export interface PageRecord {
@@ -55,6 +56,8 @@ export interface UpsertCounts {
   inserted: number;
   updated: number;
   unchanged: number;
+  /** Vocabulary words it wrote: remember them with `rememberWords` once the write commits. */
+  words?: readonly string[];
 }
 
 /**
@@ -106,7 +109,10 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
     returning (xmax = 0) as inserted`.execute(db);
   const inserted = result.rows.filter((r) => r.inserted).length;
   const updated = result.rows.length - inserted;
-  return { inserted, updated, unchanged: records.length - result.rows.length };
+  // The words' vocabulary in the same transaction: a fuzzy search never sees a word it cannot expand to.
+  const words = unwrittenWords(connectorId, entity, records.map((r) => r.words));
+  await insertWords(db, connectorId, entity, words);
+  return { inserted, updated, unchanged: records.length - result.rows.length, words };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { DB } from '../store/db.js';
 import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
 import { recordText } from '../search/postgres/text-index.js';
 import { recordWords } from '../search/postgres/word-index.js';
-import { insertWords, rememberWords, unwrittenWords } from '../store/vocab-repo.js';
+import { rememberWords } from '../store/vocab-repo.js';
 import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
@@ -62,16 +62,6 @@ function searchText(searchable: Readonly<Record<string, unknown>>, data: Record<
   return keep ? { text: recordText(searchable, data), words: recordWords(searchable, data) } : { text: null, words: null };
 }
 
-/**
- * Writes the page's new vocabulary words inside its transaction; returns what to remember once
- * it commits (see vocab-repo.ts).
- */
-export async function writeVocabulary(db: Kysely<DB>, connectorId: string, entity: string, records: readonly PageRecord[]): Promise<() => void> {
-  const fresh = unwrittenWords(connectorId, entity, records.map((r) => r.words));
-  await insertWords(db, connectorId, entity, fresh);
-  return () => rememberWords(connectorId, entity, fresh);
-}
-
 /** The run a page belongs to, as its write needs it. */
 export interface PageRun {
   readonly id: string;
@@ -114,7 +104,7 @@ export async function writePage(
     // and no other write of the entity touches them meanwhile (entity lock, disjoint overlaps).
     const becameLive = changed.reduce((n, r) => n + (stored.has(r.id) ? 0 : 1), 0);
     const counts = await upsertPage(tx, run.connectorId, run.entity, changed);
-    committed = await writeVocabulary(tx, run.connectorId, run.entity, changed);
+    committed = () => rememberWords(run.connectorId, run.entity, counts.words ?? []);
     if (run.text === false && changed.length > 0 && run.searchable !== undefined) await markTextIncomplete(tx, run.connectorId, run.entity);
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };

@@ -7,7 +7,7 @@ import { createDb } from '../../src/store/db.js';
 import { MIGRATIONS_DIR, migrateToLatest } from '../../src/store/migrate.js';
 import { createDatabase } from './helpers/fresh-db.js';
 
-const ALL = ['0001_init', '0002_lean_index', '0003_seen_batches', '0004_seen_fence', '0005_run_retention', '0006_lookup_gin_no_pending_list', '0007_search_index_identity', '0008_replay_of_index', '0009_connectors_keyset', '0010_run_progressed_at', '0011_connector_rate_limits', '0012_text_trigram_index'];
+const ALL = ['0001_init', '0002_lean_index', '0003_seen_batches', '0004_seen_fence', '0005_run_retention', '0006_lookup_gin_no_pending_list', '0007_search_index_identity', '0008_replay_of_index', '0009_connectors_keyset', '0010_run_progressed_at', '0011_connector_rate_limits', '0012_text_trigram_index', '0013_word_index'];
 
 describe('migrations', () => {
   it('apply from an empty database, then are a no-op', async () => {

@@ -59,6 +59,11 @@ const textLeaf = fc.oneof(
   fc.tuple(fc.constantFrom('meta.code', 'meta.city', 'tags'), fc.constantFrom('abc-1', 'zz', 'common', 'müller', 'lovelace')).map(([p, v]) => ({ eq: { [p]: v } })),
   fc.array(fc.constantFrom('abc-1', 'abc-2', 'zz'), { minLength: 1, maxLength: 2 }).map((vs) => ({ in: { 'meta.code': vs } })),
   term.map((t) => ({ any: { lines: { like: { text: t } } } })),
+  // The word index: text and exact matches under `any` (paths qualified through the array), and
+  // exact matches of whole phrases on a non-lookup field and on the lookup field.
+  fc.tuple(fc.constantFrom('fuzzy', 'keyword'), fc.array(term, { minLength: 1, maxLength: 2 })).map(([op, ts]) => ({ any: { lines: { [op]: { text: ts.join(' ') } } } })),
+  fc.tuple(fc.constantFrom('note', 'name', 'meta.city'), phrase).map(([p, v]) => ({ eq: { [p]: v } })),
+  fc.tuple(fc.array(term, { minLength: 1, maxLength: 2 }), fc.constantFrom('abc-1', 'zz')).map(([ts, c]) => ({ and: [{ fuzzy: { name: ts.join(' ') } }, { eq: { 'meta.code': c } }] })),
 );
 const filter = fc.oneof(
   textLeaf,
