@@ -1,4 +1,4 @@
-/** `npm run bench [-- --quick] [--search N] [--reps N]`: runs the benchmarks, prints the table, saves JSON. */
+/** `npm run bench [-- --quick] [--search N] [--reps N] [--only a,b] [--backends postgres]`: runs the benchmarks, prints the table, saves JSON. */
 import { parseArgs } from 'node:util';
 import { markdownTable, saveResults } from './lib/report.js';
 import type { Figure } from './lib/stats.js';
@@ -8,7 +8,7 @@ import { benchOpenSearch } from './lib/opensearch.js';
 import { openSearchIngestBench } from './opensearch-ingest.js';
 import { searchBench } from './search.js';
 
-const { values } = parseArgs({ options: { quick: { type: 'boolean' }, ingest: { type: 'string' }, memory: { type: 'string' }, search: { type: 'string' }, schedules: { type: 'string' }, reps: { type: 'string' }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { quick: { type: 'boolean' }, ingest: { type: 'string' }, memory: { type: 'string' }, search: { type: 'string' }, schedules: { type: 'string' }, reps: { type: 'string' }, only: { type: 'string' }, backends: { type: 'string' } } });
 const quick = values.quick === true;
 const params = {
   ingest: Number(values.ingest ?? (quick ? 5_000 : 200_000)),
@@ -27,7 +27,9 @@ if (want('ingest')) figures.push(...(await ingestBench(params.ingest, log)));
 // The memory target is about a 1,000,000-record sync: a separate, bigger ingest run measures it.
 if (want('memory') && params.memory > 0) figures.push(...(await ingestBench(params.memory, log, { resync: false, copy: false })));
 // OpenSearch beside Postgres on the same data and queries (skipped, loudly, where it cannot run).
-const os = want('ingest') || want('search') ? await benchOpenSearch(log) : null;
+const withOpenSearch = (values.backends ?? 'postgres,opensearch').split(',').includes('opensearch');
+if (!withOpenSearch) log('OpenSearch figures left out (--backends)');
+const os = withOpenSearch && (want('ingest') || want('search')) ? await benchOpenSearch(log) : null;
 try {
   if (os !== null && want('ingest')) figures.push(...(await openSearchIngestBench(os, params.ingest, log)));
   if (want('search')) figures.push(...(await searchBench(params.search, params.reps, log, os)));

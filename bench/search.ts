@@ -22,6 +22,7 @@ import { benchDb } from './lib/stack.js';
 import { cases, type Case } from './search-cases.js';
 import { httpSearcher, type HttpSearcher } from './search-http.js';
 import { statsKeeper } from '../src/store/table-stats.js';
+import { rememberWords } from '../src/store/vocab-repo.js';
 import { insertConnectorRow } from '../test/conformance/postgres-page.js';
 import { round, summarize, timeIt, type Figure } from './lib/stats.js';
 
@@ -40,7 +41,8 @@ async function load(db: Kysely<DB>, connectorId: string, n: number, log: (s: str
     // With the lookup keys, as the worker writes them: eq on a lookup field is answered from them.
     const page = withShadows(docs.map((d) => ({ id: String(d.id), data: d })), ENTITY.searchable, lookupFields(ENTITY));
     await Promise.all([
-      upsertPage(db, connectorId, 'customers', page).then((c) => statsKeeper(db).wrote(c.inserted + c.updated)),
+      // As the page writer does once a page commits: later pages skip the words already written.
+      upsertPage(db, connectorId, 'customers', page).then((c) => (statsKeeper(db).wrote(c.inserted + c.updated), rememberWords(connectorId, 'customers', c.words ?? []))),
       sql`insert into naive (id, doc) select p.id, p.doc from jsonb_to_recordset(${JSON.stringify(docs.map((d) => ({ id: d.id, doc: d })))}::jsonb) as p(id text, doc jsonb)`.execute(db),
     ]);
     // What the worker's page writes do: statistics follow the rows (src/store/table-stats.ts).

@@ -3,6 +3,8 @@
  * a run's replay chain both ways, entity status of many connectors at once, run statistics.
  * Writes of the operator actions live in src/app/operations.ts.
  */
+import { indexedWords } from './records-repo.js';
+import { tenantSeed } from '../search/postgres/word-index.js';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import type { EntityStateRow, RunStatus, SyncRunRow } from './schema.js';
@@ -164,10 +166,11 @@ export async function recordBatch(db: Db, connectorId: string, entity: string, a
 /** Writes recomputed text shadows, lookup keys, search text and words in one statement; data and versions stay as they are. */
 export async function writeShadows(db: Db, connectorId: string, entity: string, rows: readonly { id: string; shadow?: unknown; keys?: unknown; text?: string | null; words?: readonly string[] | null }[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const payload = JSON.stringify(rows.map((r) => ({ id: r.id, shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, words: r.words ?? null })));
+  const seed = tenantSeed(connectorId, entity);
+  const payload = JSON.stringify(rows.map((r) => ({ id: r.id, shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, words: indexedWords(seed, r.words) })));
   const res = await sql`
     update records r set shadow = p.shadow, keys = p.keys, text_lc = p.text, words = p.words
-      from jsonb_to_recordset(${payload}::jsonb) as p(id text, shadow jsonb, keys jsonb, text text, words text[])
+      from jsonb_to_recordset(${payload}::jsonb) as p(id text, shadow jsonb, keys jsonb, text text, words int4[])
      where r.connector_id = ${connectorId}::uuid and r.entity = ${entity} and r.record_id = p.id
        and (r.shadow is distinct from p.shadow or r.keys is distinct from p.keys or r.text_lc is distinct from p.text or r.words is distinct from p.words)`.execute(db);
   return Number(res.numAffectedRows ?? 0n);

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import { insertWords, unwrittenWords } from './vocab-repo.js';
+import { tenantSeed, tokenHash } from '../search/postgres/word-index.js';
 
 /** One record of a page, keyed by its id in the entity's id field. */
 export interface PageRecord {
@@ -26,11 +27,16 @@ export function contentHash(data: Record<string, unknown>, json = JSON.stringify
   return hash('md5', json);
 }
 
+/** A record's words as the index stores them: their hashes within the tenant (word-index.ts). */
+export function indexedWords(seed: number, words: readonly string[] | null | undefined): number[] | null {
+  return words === null || words === undefined ? null : words.map((t) => tokenHash(seed, t));
+}
+
 /** The upsert payload: a JSON array of {id, hash, shadow, keys, data}, reusing each record's JSON text. */
-function upsertPayload(records: readonly PageRecord[]): string {
+function upsertPayload(records: readonly PageRecord[], seed: number): string {
   const parts = records.map((r) => {
     const json = r.json ?? JSON.stringify(r.data);
-    return `{"id":${JSON.stringify(r.id)},"hash":"${r.hash ?? contentHash(r.data, json)}","shadow":${JSON.stringify(r.shadow ?? null)},"keys":${JSON.stringify(r.keys ?? null)},"text":${JSON.stringify(r.text ?? null)},"words":${JSON.stringify(r.words ?? null)},"data":${json}}`;
+    return `{"id":${JSON.stringify(r.id)},"hash":"${r.hash ?? contentHash(r.data, json)}","shadow":${JSON.stringify(r.shadow ?? null)},"keys":${JSON.stringify(r.keys ?? null)},"text":${JSON.stringify(r.text ?? null)},"words":${JSON.stringify(indexedWords(seed, r.words))},"data":${json}}`;
   });
   return `[${parts.join(',')}]`;
 }
@@ -90,11 +96,11 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
   if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   // Hashing the JSON text here is much cheaper than md5(data::text) in Postgres, which has to
   // re-serialize every jsonb value; a source that reorders keys only costs a redundant update.
-  const payload = upsertPayload(records);
+  const payload = upsertPayload(records, tenantSeed(connectorId, entity));
   const result = await sql<{ inserted: boolean }>`
     insert into records as r (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version)
     select ${connectorId}::uuid, ${entity}, p.id, p.data, p.shadow, p.keys, p.text, p.words, p.hash, nextval('record_version_seq')
-      from jsonb_to_recordset(${payload}::jsonb) as p(id text, data jsonb, shadow jsonb, keys jsonb, text text, words text[], hash text)
+      from jsonb_to_recordset(${payload}::jsonb) as p(id text, data jsonb, shadow jsonb, keys jsonb, text text, words int4[], hash text)
     on conflict (connector_id, entity, record_id) do update
        set data = excluded.data,
            shadow = excluded.shadow,

@@ -53,8 +53,8 @@ export interface RecordsTable {
   keys: Json<Record<string, unknown>> | null;
   /** Its searchable strings lower-cased, for the trigram pre-filter (src/search/postgres/text-index.ts). */
   text_lc: string | null;
-  /** Its path-qualified words, for the word index (src/search/postgres/word-index.ts). */
-  words: string[] | null;
+  /** Hashes of its path-qualified words, for the word index (src/search/postgres/word-index.ts). */
+  words: number[] | null;
   content_hash: string;
   version: ColumnType<string, string | number | bigint, string | number | bigint>;
   created_at: Timestamp;

@@ -37,20 +37,32 @@ export async function recordsChurn(db: Kysely<DB>): Promise<TableChurn | null> {
  * across processes (a try-lock: a writer that finds another analyzing skips, the result is the
  * same); returns whether it ran one.
  */
-export async function analyzeRecordsIfStale(db: Kysely<DB>, ownWrites = 0): Promise<boolean> {
+export async function analyzeRecordsIfStale(db: Kysely<DB>, ownWrites = 0, flush = false): Promise<boolean> {
   const churn = await recordsChurn(db);
-  if (churn === null || !isStale({ changed: Math.max(churn.changed, ownWrites), rows: churn.rows })) return false;
+  const stale = churn !== null && isStale({ changed: Math.max(churn.changed, ownWrites), rows: churn.rows });
+  if (!stale && !flush) return false;
   return db.connection().execute(async (conn) => {
     const key = 'analyze/records';
     const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtextextended(${key}, 0)) as ok`.execute(conn);
     if (rows[0]?.ok !== true) return false;
     try {
-      await sql`analyze records`.execute(conn);
-      return true;
+      if (stale) await sql`analyze records`.execute(conn);
+      await flushPendingLists(conn);
+      return stale;
     } finally {
       await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
     }
   });
+}
+
+/**
+ * Moves the entries waiting in the text GINs' pending lists (fastupdate) into their trees. Every
+ * search through such an index scans its whole pending list; autovacuum flushes it, on its own
+ * schedule, and a manual ANALYZE does not. Missing indexes (an older schema) are skipped.
+ */
+async function flushPendingLists(db: Kysely<DB>): Promise<void> {
+  await sql`select gin_clean_pending_list(c.oid) from pg_class c
+    where c.relname in ('records_words_gin', 'records_text_trgm') and c.relnamespace = current_schema()::regnamespace`.execute(db);
 }
 
 /**
@@ -87,7 +99,8 @@ export class StatsKeeper {
     this.lastCheck = now;
     const started = Date.now();
     const written = this.written;
-    this.running = analyzeRecordsIfStale(this.db, written)
+    // After an analysis, or at a run's end, the pending lists are flushed too.
+    this.running = analyzeRecordsIfStale(this.db, written, force)
       .then((ran) => {
         if (!ran) return;
         this.written -= written;

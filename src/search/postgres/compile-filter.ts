@@ -169,17 +169,12 @@ function anyHolds(ctx: RowContext, path: FieldPath, inner: FilterNode): Sql {
 }
 
 /**
- * Every term (ONE array parameter, however many terms: a 1,024-character text stays one bind
- * parameter) has a word of `words` it matches: exact, prefix or within its edit budget
- * (`sx_term_quality`, migration 0013, the reference's quality).
+ * Every term has a word it matches: exact, prefix or within its edit budget (`sx_fuzzy_score`,
+ * migration 0013, the reference's qualities). The terms bind as ONE array parameter, however many
+ * there are: a 1,024-character text stays one bind parameter.
  */
-export function allTermsMatch(terms: readonly string[], words: Sql): Sql {
-  return sql`not exists (select 1 from unnest(${[...terms]}::text[]) as q(t)
-    where not exists (select 1 from unnest(${words}) as w(w) where sx_term_quality(q.t, w.w) > 0))`;
-}
-
 function fuzzyHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {
-  return someText(ctx, path, (v, s) => allTermsMatch(terms, sql`sx_words(${v}, ${s})`));
+  return someText(ctx, path, (v, s) => sql`sx_fuzzy_score(sx_words(${v}, ${s}), ${[...terms]}::text[]) > 0`);
 }
 
 function keywordHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {

@@ -14,33 +14,18 @@ type TextNode = Extract<FilterNode, { op: TextOp }>;
 const ZERO = sql`0::float8`;
 
 /**
- * `from` item of a value's string candidates with their words: `<alias>(e, i)` plus `<alias>w.w`,
- * the words (text[]) of each, from its shadow or computed for ASCII (see someText).
+ * The best score of `fn` (a score over one string's words and the terms, 0 when the string does
+ * not match) among the string candidates of a path: the value, or the elements of an array.
  */
-function wordsOf(ctx: RowContext, path: FieldPath, alias: string): Sql {
-  const value = valueAt(ctx.doc, path);
-  const shadow = valueAt(ctx.shadow, path);
-  const c = sql.id(alias);
-  const own = sql`case when jsonb_typeof(${value}) = 'array' then ${shadow} -> (${c}.i - 1)::int else ${shadow} end`;
-  return sql`jsonb_array_elements(case when ${value} is null then '[]'::jsonb when jsonb_typeof(${value}) = 'array' then ${value} else jsonb_build_array(${value}) end) with ordinality as ${c}(e, i)
-    cross join lateral (select sx_words(${c}.e, ${own}) as w) as ${sql.id(`${alias}w`)}
-    where jsonb_typeof(${c}.e) = 'string'`;
-}
-
-/** Best string's sum of term qualities, among strings where every term matches (one array parameter). */
-function fuzzyScore(ctx: RowContext, node: TextNode): Sql {
-  return sql`coalesce((select max(x.total) from (
-      select sum(b.best) as total, min(b.best) as worst
-        from (select fs.i, fsw.w from ${wordsOf(ctx, node.path, 'fs')}) as s
-        cross join lateral (select (select coalesce(max(sx_term_quality(q.t, w.w)), 0) from unnest(s.w) as w(w)) as best
-                              from unnest(${[...node.terms]}::text[]) as q(t)) b
-       group by s.i) x
-      where x.worst > 0), 0)::float8`;
-}
-
-/** Best string's count of terms among its words (one array parameter). */
-function keywordScore(ctx: RowContext, node: TextNode): Sql {
-  return sql`coalesce((select max((select count(*) from unnest(${[...node.terms]}::text[]) as q(t) where q.t = any(ksw.w))) from ${wordsOf(ctx, node.path, 'ks')}), 0)::float8`;
+function bestStringScore(ctx: RowContext, node: TextNode, fn: 'sx_fuzzy_score' | 'sx_keyword_score'): Sql {
+  const value = valueAt(ctx.doc, node.path);
+  const shadow = valueAt(ctx.shadow, node.path);
+  const terms = sql`${[...node.terms]}::text[]`;
+  const f = sql.raw(fn);
+  return sql`(case when jsonb_typeof(${value}) = 'string' then ${f}(sx_words(${value}, ${shadow}), ${terms})
+    when jsonb_typeof(${value}) = 'array' then coalesce((select max(${f}(sx_words(c.e, ${shadow} -> (c.i - 1)::int), ${terms}))
+      from jsonb_array_elements(${value}) with ordinality as c(e, i) where jsonb_typeof(c.e) = 'string'), 0)
+    else 0 end)::float8`;
 }
 
 function anyScore(ctx: RowContext, node: Extract<FilterNode, { op: 'any' }>): Sql {
@@ -59,9 +44,9 @@ export function matchedScore(node: FilterNode, ctx: RowContext): Sql {
     case 'or':
       return sql`(${sql.join(node.filters.map((f) => sql`(case when ${compileFilter(f, ctx)} then ${matchedScore(f, ctx)} else 0 end)`), sql` + `)})`;
     case 'fuzzy':
-      return fuzzyScore(ctx, node);
+      return bestStringScore(ctx, node, 'sx_fuzzy_score');
     case 'keyword':
-      return keywordScore(ctx, node);
+      return bestStringScore(ctx, node, 'sx_keyword_score');
     case 'any':
       return anyScore(ctx, node);
     default:

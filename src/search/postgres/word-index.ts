@@ -37,6 +37,23 @@ export function recordWords(searchable: Readonly<Record<string, unknown>>, data:
   return [...out].sort();
 }
 
+/**
+ * The hash state of a tenant (connector and entity): every word hash of the tenant starts from it.
+ * FNV-1a, 32 bits, over UTF-16 code units: cheap, stable, and only ever a pre-filter.
+ */
+export function tenantSeed(connectorId: string, entity: string): number {
+  return fnv(0x811c9dc5, `${connectorId}/${entity}\u0000`);
+}
+
+function fnv(seed: number, s: string): number {
+  let h = seed;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h;
+}
+
+/** The indexed form of a token (`path:word`) of a tenant: a signed 32-bit hash (an int4). */
+export const tokenHash = (seed: number, token: string): number => fnv(seed, token) | 0;
+
 /** One vocabulary entry: a word at a path. */
 export interface VocabEntry {
   readonly path: string;

@@ -1,0 +1,104 @@
+/**
+ * The SQL of one search page on the records table: the exact filter (compile-filter.ts) with the
+ * index conditions of its plan (index-plan.ts), the score (compile-score.ts), the keyset after the
+ * cursor and the order (compile-sort.ts).
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { BackendSearch } from '../backend.js';
+import { compileFilter, FALSE, TRUE, type RowContext } from './compile-filter.js';
+import { matchedScore } from './compile-score.js';
+import { keysetAfter, orderBy, type RankedRow } from './compile-sort.js';
+import { EXACT_ONLY, type IndexPlan, type Tier } from './index-plan.js';
+import { lookupOf } from './lookup-index.js';
+import { containsPattern, type TextRequirement } from './text-index.js';
+import { tenantSeed, tokenHash, type WordRequirement } from './word-index.js';
+
+type Sql = RawBuilder<unknown>;
+
+/** One row of a search page. */
+export type SearchRow = { record_id: string; doc: Record<string, unknown>; score: number };
+
+/** The trigram pre-filter of a filter: each requirement an `or` of substring conjunctions on `text_lc`. */
+function textPrefilter(reqs: readonly TextRequirement[]): Sql[] {
+  const alt = (subs: readonly string[]): Sql => sql`(${sql.join(subs.map((x) => sql`t.text_lc like ${containsPattern(x)}`), sql` and `)})`;
+  return reqs.map((r) => sql`(${sql.join(r.map(alt), sql` or `)})`);
+}
+
+/**
+ * The word pre-filter: one array parameter per requirement. One alternative: all its words
+ * (`@>`); several: any of them (`&&`), each weakened to its longest word, which it implies.
+ */
+function wordPrefilter(reqs: readonly WordRequirement[], seed: number): Sql[] {
+  const hashes = (tokens: readonly string[]): number[] => tokens.map((t) => tokenHash(seed, t));
+  return reqs.map((r) => {
+    if (r.length === 0) return FALSE;
+    if (r.length === 1) return sql`t.words @> ${hashes(r[0] as readonly string[])}::int4[]`;
+    const longest = r.map((alt) => alt.reduce((a, b) => (b.length > a.length ? b : a), ''));
+    return sql`t.words && ${hashes(longest)}::int4[]`;
+  });
+}
+
+function rowOf(alias: string, req: BackendSearch, plan: IndexPlan): RowContext {
+  return { doc: sql.ref(`${alias}.data`), shadow: sql.ref(`${alias}.shadow`), row: { recordId: sql.ref(`${alias}.record_id`), keys: sql.ref(`${alias}.keys`), idField: req.target.idField, lookup: plan.lookup } };
+}
+
+const RANKED: RankedRow = { doc: sql.ref('h.doc'), score: sql.ref('h.score'), id: sql.ref('h.record_id') };
+
+/** The index conditions of a plan (and a tier's) on records aliased `t`. */
+function prefilters(req: BackendSearch, plan: IndexPlan, tier: Tier | null): Sql[] {
+  const seed = tenantSeed(req.connectorId, req.target.entity);
+  return [...textPrefilter(plan.text), ...wordPrefilter(plan.words, seed), ...wordPrefilter(tier?.words ?? [], seed)];
+}
+
+/**
+ * Builds the SQL of one search page (exported for tests of the compiled text). `plan`: what the
+ * indexes may contribute (index-plan.ts); the exact filter still decides every row.
+ */
+export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_ONLY, lookup: lookupOf(req.target) }) {
+  const row = rowOf('t', req, plan);
+  const filter = req.query.filter;
+  const where = sql.join([...prefilters(req, plan, null), filter === null ? TRUE : compileFilter(filter, row)], sql` and `);
+  const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
+  const after = req.after === null ? TRUE : keysetAfter(req.query.sort, RANKED, req.after);
+  // Ordered by score: every matching row is scored anyway, so score each once (Postgres would
+  // otherwise inline the subquery and evaluate the score for the sort and for the output).
+  const fence = req.query.sort.some((k) => k.kind === 'score') ? sql`offset 0` : sql``;
+  return sql<SearchRow>`
+    select h.record_id, h.doc, h.score from (
+      select t.record_id, t.data as doc, ${score} as score
+        from records t
+       where t.connector_id = ${req.connectorId}::uuid and t.entity = ${req.target.entity}
+         and t.deleted_at is null and ${where}
+      ${fence}
+    ) h
+    where ${after}
+    order by ${orderBy(req.query.sort, RANKED)}
+    limit ${req.size}`;
+}
+
+/**
+ * The top tier of a ranked search (index-plan.ts): rows scoring exactly the tier's score, in id
+ * order (their score ties). The candidates the indexes give are ordered by id first, and the
+ * exact filter and score run on them in that order until the page is full: on a tier of
+ * thousands of records, only about a page of them is evaluated.
+ */
+export function compileTierSearch(req: BackendSearch, plan: IndexPlan, tier: Tier) {
+  const row = rowOf('r', req, plan);
+  const filter = req.query.filter;
+  const exact = filter === null ? TRUE : compileFilter(filter, row);
+  const score = filter === null ? sql`1::float8` : matchedScore(filter, row);
+  const after = req.after === null ? TRUE : keysetAfter(req.query.sort, RANKED, req.after);
+  const tenant = (a: string): Sql => sql`${sql.ref(`${a}.connector_id`)} = ${req.connectorId}::uuid and ${sql.ref(`${a}.entity`)} = ${req.target.entity}`;
+  return sql<SearchRow>`
+    select h.record_id, h.doc, h.score from (
+      select r.record_id, r.data as doc, ${exact} as ok, ${score} as score
+        from (select t.record_id from records t
+               where ${tenant('t')} and t.deleted_at is null and ${sql.join(prefilters(req, plan, tier), sql` and `)}
+               order by t.record_id offset 0) k
+        join records r on ${tenant('r')} and r.record_id = k.record_id
+    ) h
+    where h.ok and h.score = ${tier.score}::float8 and ${after}
+    order by h.record_id
+    limit ${req.size}`;
+}
+
