@@ -59,7 +59,8 @@ describe.each(backends)('filters at the contract bounds (%s)', (search) => {
         expect(res.statusCode, res.body.slice(0, 500)).toBe(400);
         expect(res.json()).toMatchObject({ error: { code: 'invalid_query', path: 'query.filter', message: expect.stringContaining('clause') } });
       }),
-      { numRuns: 12, seed: Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31) },
+      // No shrinking: a smaller filter says nothing about the bounds, and each run is a large search.
+      { numRuns: 12, endOnFailure: true, seed: Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31) },
     );
     if (search === 'postgres') expect(ran).toBe(12);
   }, 600_000);
