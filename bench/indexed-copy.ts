@@ -1,7 +1,8 @@
 /**
  * COPY into the structure the sync writes: a table like `records` with every index it has
- * (primary key, versions, lookup GIN, trigram GIN, the entity's sort indexes), the rows prepared
- * as the worker prepares them (keys, shadow, search text, hash) before the clock. The limit of
+ * (primary key, versions, lookup GIN, trigram GIN, word GIN, the entity's sort indexes), and the
+ * vocabulary (each distinct word once, as a sync's writers add it), the rows prepared as the
+ * worker prepares them (keys, shadow, search text, words, hash) before the clock. The limit of
  * the structure itself, beside the bare-table COPY: what the indexes cost at write time.
  */
 import { Readable } from 'node:stream';
@@ -14,6 +15,8 @@ import { ensureEntityIndexes } from '../src/search/postgres/entity-indexes.js';
 import { lookupFields, searchTarget } from '../src/search/target.js';
 import { createDb } from '../src/store/db.js';
 import { withShadows } from '../src/worker/page-writer.js';
+import { indexedWords, type PageRecord } from '../src/store/records-repo.js';
+import { tenantSeed, vocabOf } from '../src/search/postgres/word-index.js';
 import { benchDb } from './lib/stack.js';
 
 const text = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
@@ -29,12 +32,17 @@ export async function indexedCopySeconds(sandbox: Sandbox, n: number): Promise<n
   try {
     await ensureEntityIndexes(db, searchTarget('payments', 'customers'));
     const records = withShadows(Array.from({ length: n }, (_, i) => ({ id: String(ds.recordAt(i).id), data: ds.recordAt(i) as Record<string, unknown> })), def.searchable, lookupFields(def));
-    const lines = records.map((r, i) => `${bench.connectorId}\tcustomers\t${text(r.id)}\t${text(r.json as string)}\t${nullable(r.shadow)}\t${nullable(r.keys)}\t${nullable(r.text)}\t${r.hash}\t${i + 1}\n`);
+    const seed = tenantSeed(bench.connectorId, 'customers');
+    const words = (r: PageRecord): string => `{${(indexedWords(seed, r.words) ?? []).join(',')}}`;
+    const lines = records.map((r, i) => `${bench.connectorId}\tcustomers\t${text(r.id)}\t${text(r.json as string)}\t${nullable(r.shadow)}\t${nullable(r.keys)}\t${nullable(r.text)}\t${words(r)}\t${r.hash}\t${i + 1}\n`);
+    const vocab = vocabOf([...new Set(records.flatMap((r) => r.words ?? []))]).map((e) => `${bench.connectorId}\tcustomers\t${text(e.path)}\t${text(e.word)}\n`);
     await client.connect();
     // The records table's columns, defaults and every index (partial ones included); no foreign key.
     await client.query('create table copy_indexed (like records including defaults including indexes)');
+    await client.query('create table copy_vocab (like search_vocab including defaults including indexes)');
     const t = performance.now();
-    await pipeline(Readable.from(lines), client.query(copyFrom('copy copy_indexed (connector_id, entity, record_id, data, shadow, keys, text_lc, content_hash, version) from stdin')));
+    await pipeline(Readable.from(lines), client.query(copyFrom('copy copy_indexed (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version) from stdin')));
+    await pipeline(Readable.from(vocab), client.query(copyFrom('copy copy_vocab (connector_id, entity, path, word) from stdin')));
     return (performance.now() - t) / 1000;
   } finally {
     await client.end().catch(() => undefined);

@@ -145,16 +145,23 @@ function requirementsOf(node: FilterNode, prefix: string, w: Walk): WordRequirem
       return node.filters.flatMap((f) => requirementsOf(f, prefix, w));
     case 'any':
       return requirementsOf(node.filter, qualifiedPath(prefix, node.path), { ...w, lookup: [], idField: '' });
+    case 'or': {
+      // One of the branches holds: so does one of their requirements' alternatives (when every
+      // branch has a requirement; the first of each, which keeps it one parameter).
+      const firsts = node.filters.map((f) => requirementsOf(f, prefix, w)[0]);
+      return firsts.every((r) => r !== undefined) ? [firsts.flatMap((r) => r as WordRequirement)] : [];
+    }
     default:
-      // `or`, `not` and the other operators require nothing of the words.
+      // `not` and the other operators require nothing of the words.
       return [];
   }
 }
 
 /**
  * What a filter requires of `words` (each requirement holds for every record the filter matches),
- * at most {@link MAX_WORD_REQUIREMENTS}. Only conjunctions are followed (`and`, and `any`, whose
- * element lies inside the record). `expansions`: fuzzy terms expanded through the vocabulary
+ * at most {@link MAX_WORD_REQUIREMENTS}. Conjunctions are followed (`and`, and `any`, whose
+ * element lies inside the record), and an `or` whose every branch requires something requires
+ * one of those; `not` requires nothing. `expansions`: fuzzy terms expanded through the vocabulary
  * ({@link fuzzyTerms}); null leaves fuzzy out.
  */
 export function wordRequirements(node: FilterNode, lookup: readonly string[], idField: string, expansions: Expansions | null): WordRequirement[] {
@@ -168,6 +175,7 @@ function collectFuzzy(node: FilterNode, prefix: string): FuzzyTerm[] {
       return node.terms.map((term) => ({ path, term }));
     }
     case 'and':
+    case 'or':
       return node.filters.flatMap((f) => collectFuzzy(f, prefix));
     case 'any':
       return collectFuzzy(node.filter, qualifiedPath(prefix, node.path));

@@ -27,9 +27,10 @@ describe('word index', () => {
     expect(reqs({ eq: { id: 'c1' } })).toEqual([]);
   });
 
-  it('follows and / any (paths joined), never or / not; keyword needs any of its terms', () => {
+  it('follows and / any (paths joined), or when every branch requires something, never not; keyword needs any of its terms', () => {
     expect(reqs({ and: [{ keyword: { name: 'ada lovelace' } }, { eq: { age: 36 } }] })).toEqual([[['name:ada'], ['name:lovelace']]]);
-    expect(reqs({ or: [{ keyword: { name: 'ada' } }, { eq: { 'address.city': 'x' } }] })).toEqual([]);
+    expect(reqs({ or: [{ keyword: { name: 'ada' } }, { eq: { 'address.city': 'x' } }] })).toEqual([[['name:ada'], ['address.city:x']]]);
+    expect(reqs({ or: [{ keyword: { name: 'ada' } }, { eq: { age: 36 } }] })).toEqual([]);
     expect(reqs({ not: { keyword: { name: 'ada' } } })).toEqual([]);
     expect(reqs({ any: { orders: { eq: { note: 'first order' } } } })).toEqual([[['orders.note:first', 'orders.note:order']]]);
     // Inside `any`, a key named like the id or a lookup field is an element key, not the record's.
