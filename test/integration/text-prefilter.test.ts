@@ -1,8 +1,8 @@
 /**
- * The trigram pre-filter of `like` and `keyword` (src/search/postgres/text-index.ts): used when
- * every record of the entity has its text, and never at the cost of a hit — records written
- * without text (an OpenSearch deployment's, or a store from before migration 0012) are still
- * found, until a reindex gives them text and the index takes over.
+ * The text indexes of the Postgres backend (trigrams for `like`, words for exact matches,
+ * `keyword` and `fuzzy`): used when every record of the entity has its search text, and never at
+ * the cost of a hit — records written without it (an OpenSearch deployment's, or a store from
+ * before migrations 0012/0013) are still found, until a reindex gives them text and words.
  */
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,7 +38,7 @@ describe('the trigram pre-filter of like and keyword', () => {
     const rows = await new PostgresSearchBackend().search(h.deps.db, { target: TARGET, connectorId: id, query, after: null, size: 10001 });
     return rows.map((r) => r.id);
   };
-  const filters = [{ like: { email: '%garcia1%' } }, { like: { description: 'escalation onb' } }, { keyword: { name: 'hopper turing' } }, { and: [{ like: { 'shipping.address.city': 'migration' } }, { eq: { currency: 'eur' } }] }, { like: { preferred_locales: 'fr' } }, { like: { 'metadata.region': 'ation-2' } }, { eq: { invoice_prefix: 'customer-525' } }, { in: { 'metadata.plan': ['pro', 'enterprise'] } }];
+  const filters = [{ fuzzy: { name: 'hoper' } }, { like: { email: '%garcia1%' } }, { like: { description: 'escalation onb' } }, { keyword: { name: 'hopper turing' } }, { and: [{ like: { 'shipping.address.city': 'migration' } }, { eq: { currency: 'eur' } }] }, { like: { preferred_locales: 'fr' } }, { like: { 'metadata.region': 'ation-2' } }, { eq: { invoice_prefix: 'customer-525' } }, { in: { 'metadata.plan': ['pro', 'enterprise'] } }];
 
   it('on a synced entity: used by the plan, and the hits equal the exact filter alone', async () => {
     const { id } = await h.createConnector(token);
@@ -46,16 +46,24 @@ describe('the trigram pre-filter of like and keyword', () => {
     expect(await executeRun(h.deps, run!.id)).toBe('succeeded');
     expect(await textComplete(h.deps.db, id, 'customers')).toBe(true);
     await sql`analyze records`.execute(h.deps.db);
-    for (const f of filters.slice(0, 4)) {
+    for (const f of filters.slice(0, 5)) {
       const got = await search(id, f);
       expect(got, JSON.stringify(f)).toEqual(await exact(id, f));
     }
-    expect((await search(id, filters[0])).length).toBeGreaterThan(0);
-    const query = parseSearchParams(TARGET, { query: { filter: filters[0] }, limit: 50 });
+    expect((await search(id, filters[1])).length).toBeGreaterThan(0);
+    const query = parseSearchParams(TARGET, { query: { filter: filters[1] }, limit: 50 });
     const req = { target: TARGET, connectorId: id, query, after: null, size: 51 };
     const compiled = compileSearch(req, (await planIndexes(h.deps.db, req)).plan).compile(h.deps.db);
     const plan = JSON.stringify((await h.deps.pool.query(`explain (format json) ${compiled.sql}`, compiled.parameters as unknown[])).rows[0]);
     expect(plan, plan).toContain('records_text_trgm');
+    // A fuzzy term expands through the vocabulary to the words the GIN then finds.
+    const fuzzyQuery = parseSearchParams(TARGET, { query: { filter: filters[0] }, limit: 50 });
+    const fuzzyReq = { target: TARGET, connectorId: id, query: fuzzyQuery, after: null, size: 51 };
+    const fuzzyPlan = await planIndexes(h.deps.db, fuzzyReq);
+    expect(fuzzyPlan.plan.words).toEqual([[['name:hopper']]]);
+    const fc = compileSearch(fuzzyReq, fuzzyPlan.plan).compile(h.deps.db);
+    const explained = JSON.stringify((await h.deps.pool.query(`explain (format json) ${fc.sql}`, fc.parameters as unknown[])).rows[0]);
+    expect(explained, explained).toContain('records_words_gin');
   });
 
   it('records without text (written for OpenSearch) are still found, and a reindex brings the index back', async () => {
@@ -64,8 +72,11 @@ describe('the trigram pre-filter of like and keyword', () => {
     // A run of a deployment whose searches go to OpenSearch keeps no text_lc.
     const asOpenSearch = Object.create(h.deps.backend, { kind: { value: 'opensearch' } }) as typeof h.deps.backend;
     expect(await executeRun({ ...h.deps, backend: asOpenSearch }, run!.id)).toBe('succeeded');
-    const without = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('text_lc', 'is', null).executeTakeFirstOrThrow();
+    // ...nor any other Postgres search structure: no lookup keys, no words, no vocabulary.
+    const without = await h.deps.db.selectFrom('records').select((eb) => eb.fn.countAll<string>().as('n')).where('connector_id', '=', id).where('text_lc', 'is', null).where('keys', 'is', null).where('words', 'is', null).executeTakeFirstOrThrow();
     expect(Number(without.n)).toBe(3000);
+    const vocab = await sql<{ n: string }>`select count(*)::text as n from search_vocab where connector_id = ${id}::uuid`.execute(h.deps.db);
+    expect(vocab.rows[0]?.n).toBe('0');
     expect(await textComplete(h.deps.db, id, 'customers')).toBe(false);
     const before = await search(id, filters[0]);
     expect(before.length).toBeGreaterThan(0);

@@ -26,6 +26,8 @@ export interface IndexPlan {
 export interface Tier {
   readonly words: readonly WordRequirement[];
   readonly score: number;
+  /** The plan's own requirements (JSON) of the text node, which the tier's imply. */
+  readonly replaces: ReadonlySet<string>;
 }
 
 export const EXACT_ONLY: IndexPlan = { lookup: [], text: [], words: [] };
@@ -95,18 +97,20 @@ function topTier(req: BackendSearch, filter: FilterNode, expansions: Expansions 
   const path = qualifiedPath('', node.path);
   let tier: Tier;
   if (node.op === 'keyword') {
-    tier = { words: node.terms.map((t) => [[token(path, t)]]), score: node.terms.length };
+    tier = { words: node.terms.map((t) => [[token(path, t)]]), score: node.terms.length, replaces: new Set([JSON.stringify(node.terms.map((t) => [token(path, t)]))]) };
   } else {
     const words: WordRequirement[] = [];
+    const replaces = new Set<string>();
     let score = 0;
     for (const term of node.terms) {
       const found = expansions?.get(expansionKey({ path, term }));
       if (found === undefined || found.length === 0) return null;
       const best = Math.max(...found.map((e) => e.quality));
       words.push(found.filter((e) => e.quality === best).map((e) => [token(path, e.word)]));
+      replaces.add(JSON.stringify(found.map((e) => [token(path, e.word)])));
       score += best;
     }
-    tier = { words, score };
+    tier = { words, score, replaces };
   }
   return req.after === null || Number(req.after[0]) === tier.score ? tier : null;
 }
