@@ -49,7 +49,8 @@ async function load(db: Kysely<DB>, connectorId: string, n: number, log: (s: str
     statsKeeper(db).poke();
     if ((i / 1000) % 100 === 99) log(`  loaded ${i + 1000} (${Math.round((i + 1000) / ((performance.now() - t0) / 1000))} rec/s)`);
   }
-  // ...and what a run's end does.
+  // ...and what a run's end does: the statistics keeper's check, and the entity's record count.
+  await setRecordCount(db, connectorId, n);
   statsKeeper(db).poke(true);
   await statsKeeper(db).settle();
   return sample;
@@ -61,7 +62,14 @@ async function loadSmall(db: Kysely<DB>, n: number): Promise<{ id: string; sampl
   const ds = new Sandbox({ defaultSize: n, seed: 7 }).dataset('payments', 'customers');
   const docs = Array.from({ length: n }, (_, k) => ds.recordAt(k));
   await upsertPage(db, id, 'customers', withShadows(docs.map((d) => ({ id: String(d.id), data: d })), ENTITY.searchable, lookupFields(ENTITY)));
+  await setRecordCount(db, id, n);
   return { id, sample: docs[n >> 1] as Record<string, unknown> };
+}
+
+/** The entity state a synced entity has (its live record count), as a run's end writes it. */
+async function setRecordCount(db: Kysely<DB>, connectorId: string, n: number): Promise<void> {
+  await sql`insert into entity_state (connector_id, entity, record_count) values (${connectorId}::uuid, 'customers', ${n})
+    on conflict (connector_id, entity) do update set record_count = excluded.record_count`.execute(db);
 }
 
 /** Ships the same `n` documents into OpenSearch as the indexer would (5,000 per bulk request). */

@@ -63,8 +63,13 @@ export async function markTextIncomplete(db: Db, connectorId: string, entity: st
 
 /** Whether every live record of the entity has `text_lc`; an entity without a state row (records loaded directly) counts as complete. */
 export async function textComplete(db: Db, connectorId: string, entity: string): Promise<boolean> {
-  const row = await db.selectFrom('entity_state').select('text_complete').where('connector_id', '=', connectorId).where('entity', '=', entity).executeTakeFirst();
-  return row?.text_complete ?? true;
+  return (await searchState(db, connectorId, entity)).textComplete;
+}
+
+/** What a search plan needs of an entity's state: whether its search text is complete, and its live records (null: unknown). */
+export async function searchState(db: Db, connectorId: string, entity: string): Promise<{ textComplete: boolean; records: number | null }> {
+  const row = await db.selectFrom('entity_state').select(['text_complete', 'record_count']).where('connector_id', '=', connectorId).where('entity', '=', entity).executeTakeFirst();
+  return { textComplete: row?.text_complete ?? true, records: row === undefined ? null : Number(row.record_count) };
 }
 
 /** After a reindex recomputed every record's text (under the entity lock). */

@@ -8,7 +8,7 @@ import type { FilterNode, SortKey } from '../dsl/ast.js';
 import { autoEdits, fuzzyTermQuality } from '../reference/text.js';
 import type { BackendSearch } from '../backend.js';
 import type { Db } from '../../store/db.js';
-import { textComplete } from '../../store/entity-state-repo.js';
+import { searchState } from '../../store/entity-state-repo.js';
 import { probeVocabulary } from '../../store/vocab-repo.js';
 import { lookupOf } from './lookup-index.js';
 import { textRequirements, type TextRequirement } from './text-index.js';
@@ -32,6 +32,9 @@ export interface Tier {
 
 export const EXACT_ONLY: IndexPlan = { lookup: [], text: [], words: [] };
 
+/** Up to this many records, an entity's ranked searches skip the top tier. */
+const SMALL_ENTITY = 5_000;
+
 /** Expands the filter's fuzzy terms through the vocabulary, each word with its exact quality. */
 async function expand(db: Db, req: BackendSearch, filter: FilterNode): Promise<Expansions> {
   const terms = fuzzyTerms(filter);
@@ -51,11 +54,14 @@ export async function planIndexes(db: Db, req: BackendSearch): Promise<{ plan: I
   if (filter === null) return { plan: { ...EXACT_ONLY, lookup: lookupOf(req.target) }, tier: null };
   // Records written without the search text (an OpenSearch deployment, rows from before the
   // migrations) hold no keys or words: only the exact SQL is right for them.
-  if (!(await textComplete(db, req.connectorId, req.target.entity))) return { plan: EXACT_ONLY, tier: null };
+  const state = await searchState(db, req.connectorId, req.target.entity);
+  if (!state.textComplete) return { plan: EXACT_ONLY, tier: null };
   const lookup = lookupOf(req.target);
   const expansions = fuzzyTerms(filter).length > 0 ? await expand(db, req, filter) : null;
   const plan = { lookup, text: textRequirements(filter), words: wordRequirements(filter, lookup, req.target.idField, expansions) };
-  return { plan, tier: topTier(req, filter, expansions) };
+  // A small entity's matches are scored in one query faster than a tier that may come up short.
+  const small = state.records !== null && state.records <= SMALL_ENTITY;
+  return { plan, tier: small ? null : topTier(req, filter, expansions) };
 }
 
 const isDefaultRanked = (sort: readonly SortKey[]): boolean => sort.length === 2 && sort[0]?.kind === 'score' && sort[1]?.kind === 'id';
