@@ -15,8 +15,7 @@ import { ensureEntityIndexes } from '../src/search/postgres/entity-indexes.js';
 import { lookupFields, searchTarget } from '../src/search/target.js';
 import { createDb } from '../src/store/db.js';
 import { withShadows } from '../src/worker/page-writer.js';
-import { indexedWords, type PageRecord } from '../src/store/records-repo.js';
-import { tenantSeed, vocabOf } from '../src/search/postgres/word-index.js';
+import { indexWords } from '../src/store/vocab-repo.js';
 import { benchDb } from './lib/stack.js';
 
 const text = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
@@ -32,10 +31,9 @@ export async function indexedCopySeconds(sandbox: Sandbox, n: number): Promise<n
   try {
     await ensureEntityIndexes(db, searchTarget('payments', 'customers'));
     const records = withShadows(Array.from({ length: n }, (_, i) => ({ id: String(ds.recordAt(i).id), data: ds.recordAt(i) as Record<string, unknown> })), def.searchable, lookupFields(def));
-    const seed = tenantSeed(bench.connectorId, 'customers');
-    const words = (r: PageRecord): string => `{${(indexedWords(seed, r.words) ?? []).join(',')}}`;
-    const lines = records.map((r, i) => `${bench.connectorId}\tcustomers\t${text(r.id)}\t${text(r.json as string)}\t${nullable(r.shadow)}\t${nullable(r.keys)}\t${nullable(r.text)}\t${words(r)}\t${r.hash}\t${i + 1}\n`);
-    const vocab = vocabOf([...new Set(records.flatMap((r) => r.words ?? []))]).map((e) => `${bench.connectorId}\tcustomers\t${text(e.path)}\t${text(e.word)}\n`);
+    const indexed = indexWords(bench.connectorId, 'customers', records);
+    const lines = records.map((r, i) => `${bench.connectorId}\tcustomers\t${text(r.id)}\t${text(r.json as string)}\t${nullable(r.shadow)}\t${nullable(r.keys)}\t${nullable(r.text)}\t{${(indexed.words[i] ?? []).join(',')}}\t${r.hash}\t${i + 1}\n`);
+    const vocab = indexed.fresh.map((e) => `${bench.connectorId}\tcustomers\t${text(e.path)}\t${text(e.word)}\n`);
     await client.connect();
     // The records table's columns, defaults and every index (partial ones included); no foreign key.
     await client.query('create table copy_indexed (like records including defaults including indexes)');

@@ -24,7 +24,7 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
 import { lookupOf } from '../search/postgres/lookup-index.js';
 import { withShadows } from '../worker/page-writer.js';
-import { dedupeVocabulary, insertWords, rememberWords, unwrittenWords } from '../store/vocab-repo.js';
+import { dedupeVocabulary, indexWords, insertWords, rememberWords } from '../store/vocab-repo.js';
 
 /** What a reindex did, as the admin API returns it. */
 export type ReindexResult =
@@ -71,10 +71,10 @@ async function recomputeShadows(db: Kysely<DB>, connectorId: string, target: Sea
       const rows = await recordBatch(tx, connectorId, target.entity, after, BATCH);
       // The page writer's own function: a reindex derives exactly what a sync would have written.
       const recomputed = withShadows(rows.map((r) => ({ id: r.record_id, data: r.data })), target.searchable, lookupOf(target));
-      updated += await writeShadows(tx, connectorId, target.entity, recomputed);
-      const words = unwrittenWords(connectorId, target.entity, recomputed.map((r) => r.words));
-      await insertWords(tx, connectorId, target.entity, words);
-      committed = () => rememberWords(connectorId, target.entity, words);
+      const indexed = indexWords(connectorId, target.entity, recomputed);
+      updated += await writeShadows(tx, connectorId, target.entity, recomputed, indexed.words);
+      await insertWords(tx, connectorId, target.entity, indexed.fresh);
+      committed = () => rememberWords(connectorId, target.entity, indexed.fresh);
       return rows;
     });
     committed();

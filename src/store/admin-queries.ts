@@ -3,8 +3,6 @@
  * a run's replay chain both ways, entity status of many connectors at once, run statistics.
  * Writes of the operator actions live in src/app/operations.ts.
  */
-import { indexedWords } from './records-repo.js';
-import { tenantSeed } from '../search/postgres/word-index.js';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import type { EntityStateRow, RunStatus, SyncRunRow } from './schema.js';
@@ -163,11 +161,13 @@ export async function recordBatch(db: Db, connectorId: string, entity: string, a
   return q.execute();
 }
 
-/** Writes recomputed text shadows, lookup keys, search text and words in one statement; data and versions stay as they are. */
-export async function writeShadows(db: Db, connectorId: string, entity: string, rows: readonly { id: string; shadow?: unknown; keys?: unknown; text?: string | null; words?: readonly string[] | null }[]): Promise<number> {
+/**
+ * Writes recomputed text shadows, lookup keys, search text and words (`words`: indexed, see
+ * vocab-repo.ts `indexWords`) in one statement; data and versions stay as they are.
+ */
+export async function writeShadows(db: Db, connectorId: string, entity: string, rows: readonly { id: string; shadow?: unknown; keys?: unknown; text?: string | null }[], words: readonly (number[] | null)[]): Promise<number> {
   if (rows.length === 0) return 0;
-  const seed = tenantSeed(connectorId, entity);
-  const payload = JSON.stringify(rows.map((r) => ({ id: r.id, shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, words: indexedWords(seed, r.words) })));
+  const payload = JSON.stringify(rows.map((r, i) => ({ id: r.id, shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, words: words[i] ?? null })));
   const res = await sql`
     update records r set shadow = p.shadow, keys = p.keys, text_lc = p.text, words = p.words
       from jsonb_to_recordset(${payload}::jsonb) as p(id text, shadow jsonb, keys jsonb, text text, words int4[])

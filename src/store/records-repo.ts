@@ -1,8 +1,8 @@
 import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { insertWords, unwrittenWords } from './vocab-repo.js';
-import { tenantSeed, tokenHash } from '../search/postgres/word-index.js';
+import { indexWords, insertWords, type HashedEntry } from './vocab-repo.js';
+import type { WordGroup } from '../search/postgres/word-index.js';
 
 /** One record of a page, keyed by its id in the entity's id field. */
 export interface PageRecord {
@@ -18,8 +18,8 @@ export interface PageRecord {
   readonly json?: string;
   /** Its searchable strings lower-cased (src/search/postgres/text-index.ts); null when not kept. */
   readonly text?: string | null;
-  /** Its path-qualified words (src/search/postgres/word-index.ts); null when not kept. */
-  readonly words?: readonly string[] | null;
+  /** Its words per string, with their paths (src/search/postgres/word-index.ts); null when not kept. */
+  readonly words?: readonly WordGroup[] | null;
 }
 
 /** The content hash of a record: md5 of its JSON text. */
@@ -27,16 +27,11 @@ export function contentHash(data: Record<string, unknown>, json = JSON.stringify
   return hash('md5', json);
 }
 
-/** A record's words as the index stores them: their hashes within the tenant (word-index.ts). */
-export function indexedWords(seed: number, words: readonly string[] | null | undefined): number[] | null {
-  return words === null || words === undefined ? null : words.map((t) => tokenHash(seed, t));
-}
-
-/** The upsert payload: a JSON array of {id, hash, shadow, keys, data}, reusing each record's JSON text. */
-function upsertPayload(records: readonly PageRecord[], seed: number): string {
-  const parts = records.map((r) => {
+/** The upsert payload: a JSON array of {id, hash, shadow, keys, text, words, data}, reusing each record's JSON text. */
+function upsertPayload(records: readonly PageRecord[], words: readonly (number[] | null)[]): string {
+  const parts = records.map((r, i) => {
     const json = r.json ?? JSON.stringify(r.data);
-    return `{"id":${JSON.stringify(r.id)},"hash":"${r.hash ?? contentHash(r.data, json)}","shadow":${JSON.stringify(r.shadow ?? null)},"keys":${JSON.stringify(r.keys ?? null)},"text":${JSON.stringify(r.text ?? null)},"words":${JSON.stringify(indexedWords(seed, r.words))},"data":${json}}`;
+    return `{"id":${JSON.stringify(r.id)},"hash":"${r.hash ?? contentHash(r.data, json)}","shadow":${JSON.stringify(r.shadow ?? null)},"keys":${JSON.stringify(r.keys ?? null)},"text":${JSON.stringify(r.text ?? null)},"words":${JSON.stringify(words[i] ?? null)},"data":${json}}`;
   });
   return `[${parts.join(',')}]`;
 }
@@ -63,7 +58,7 @@ export interface UpsertCounts {
   updated: number;
   unchanged: number;
   /** Vocabulary words it wrote: remember them with `rememberWords` once the write commits. */
-  words?: readonly string[];
+  words?: readonly HashedEntry[];
 }
 
 /**
@@ -96,7 +91,8 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
   if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   // Hashing the JSON text here is much cheaper than md5(data::text) in Postgres, which has to
   // re-serialize every jsonb value; a source that reorders keys only costs a redundant update.
-  const payload = upsertPayload(records, tenantSeed(connectorId, entity));
+  const indexed = indexWords(connectorId, entity, records);
+  const payload = upsertPayload(records, indexed.words);
   const result = await sql<{ inserted: boolean }>`
     insert into records as r (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version)
     select ${connectorId}::uuid, ${entity}, p.id, p.data, p.shadow, p.keys, p.text, p.words, p.hash, nextval('record_version_seq')
@@ -116,9 +112,8 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
   const inserted = result.rows.filter((r) => r.inserted).length;
   const updated = result.rows.length - inserted;
   // The words' vocabulary in the same transaction: a fuzzy search never sees a word it cannot expand to.
-  const words = unwrittenWords(connectorId, entity, records.map((r) => r.words));
-  await insertWords(db, connectorId, entity, words);
-  return { inserted, updated, unchanged: records.length - result.rows.length, words };
+  await insertWords(db, connectorId, entity, indexed.fresh);
+  return { inserted, updated, unchanged: records.length - result.rows.length, words: indexed.fresh };
 }
 
 /**

@@ -4,45 +4,69 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { vocabOf } from '../search/postgres/word-index.js';
+import { hashWords, tenantSeed, type VocabEntry, type WordGroup } from '../search/postgres/word-index.js';
 
 /**
- * Words this process already wrote, per (connector, entity): a page skips them, so a sync writes
- * each word about once. Bounded: past the cap it starts over (a word is then written again,
- * which readers' `distinct` absorbs). Filled only after the writing transaction commits, or a
- * rolled-back page would leave words remembered that no row holds.
+ * Words this process already wrote, per (connector, entity), keyed by their index hash (each
+ * entry keeps its path and word: two words sharing a hash are told apart, never skipped). A page
+ * skips them, so a sync writes each word about once. Bounded: past the cap it starts over (a
+ * word is then written again, which readers' `distinct` absorbs). Filled only after the writing
+ * transaction commits, or a rolled-back page would leave words remembered that no row holds.
  */
-const written = new Map<string, Set<string>>();
+const written = new Map<string, Map<number, VocabEntry[]>>();
 let size = 0;
-const CAP = 500_000;
+const CAP = 200_000;
 
 const keyOf = (connectorId: string, entity: string): string => `${connectorId}/${entity}`;
 
-/** The tokens among `words` (records' `words` arrays) not yet written by this process, distinct and sorted. */
-export function unwrittenWords(connectorId: string, entity: string, words: readonly (readonly string[] | null | undefined)[]): string[] {
-  const known = written.get(keyOf(connectorId, entity));
-  const fresh = new Set<string>();
-  for (const list of words) for (const t of list ?? []) if (known?.has(t) !== true) fresh.add(t);
-  return [...fresh].sort();
+/** A vocabulary entry with the index hash of its token. */
+export interface HashedEntry extends VocabEntry {
+  readonly hash: number;
 }
 
-/** After the transaction that wrote `tokens` committed: later pages skip them. */
-export function rememberWords(connectorId: string, entity: string, tokens: readonly string[]): void {
-  if (tokens.length === 0) return;
-  if (size + tokens.length > CAP) {
+const holds = (entries: readonly VocabEntry[] | undefined, path: string, word: string): boolean => entries?.some((e) => e.word === word && e.path === path) === true;
+
+/**
+ * The `words` column of each record (hashes within the tenant) and the vocabulary entries among
+ * them that this process has not written yet (each once).
+ */
+export function indexWords(connectorId: string, entity: string, records: readonly { readonly words?: readonly WordGroup[] | null }[]): { words: (number[] | null)[]; fresh: HashedEntry[] } {
+  const known = written.get(keyOf(connectorId, entity));
+  const fresh = new Map<number, HashedEntry[]>();
+  const seen = (hash: number, path: string, word: string): void => {
+    if (holds(known?.get(hash), path, word)) return;
+    const mine = fresh.get(hash);
+    if (holds(mine, path, word)) return;
+    if (mine === undefined) fresh.set(hash, [{ hash, path, word }]);
+    else mine.push({ hash, path, word });
+  };
+  const seed = tenantSeed(connectorId, entity);
+  const words = records.map((r) => (r.words === null || r.words === undefined ? null : hashWords(seed, r.words, seen)));
+  return { words, fresh: [...fresh.values()].flat() };
+}
+
+/** After the transaction that wrote `entries` committed: later pages skip them. */
+export function rememberWords(connectorId: string, entity: string, entries: readonly HashedEntry[]): void {
+  if (entries.length === 0) return;
+  if (size + entries.length > CAP) {
     written.clear();
     size = 0;
   }
   const key = keyOf(connectorId, entity);
-  let set = written.get(key);
-  if (set === undefined) written.set(key, (set = new Set()));
-  for (const t of tokens) if (!set.has(t)) set.add(t), size++;
+  let map = written.get(key);
+  if (map === undefined) written.set(key, (map = new Map()));
+  for (const e of entries) {
+    const list = map.get(e.hash);
+    if (holds(list, e.path, e.word)) continue;
+    if (list === undefined) map.set(e.hash, [e]);
+    else list.push(e);
+    size++;
+  }
 }
 
-/** Adds words (tokens `path:word`) to an entity's vocabulary, as one array-bound statement. */
-export async function insertWords(db: Db, connectorId: string, entity: string, tokens: readonly string[]): Promise<void> {
-  if (tokens.length === 0) return;
-  const entries = vocabOf(tokens);
+/** Adds words to an entity's vocabulary, as one array-bound statement. */
+export async function insertWords(db: Db, connectorId: string, entity: string, entries: readonly VocabEntry[]): Promise<void> {
+  if (entries.length === 0) return;
   await sql`
     insert into search_vocab (connector_id, entity, path, word)
     select ${connectorId}::uuid, ${entity}, p, w from unnest(${entries.map((e) => e.path)}::text[], ${entries.map((e) => e.word)}::text[]) as v(p, w)`.execute(db);

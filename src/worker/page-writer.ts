@@ -7,7 +7,7 @@ import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
 import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
 import { recordText } from '../search/postgres/text-index.js';
-import { recordWords } from '../search/postgres/word-index.js';
+import { recordWords, type WordGroup } from '../search/postgres/word-index.js';
 import { rememberWords } from '../store/vocab-repo.js';
 import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
@@ -58,7 +58,7 @@ export function withShadows(records: readonly PageRecord[], searchable: Readonly
 }
 
 /** `text_lc` and `words` of a record, or nulls when the Postgres backend does not answer searches. */
-function searchText(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>, keep: boolean): { text: string | null; words: string[] | null } {
+function searchText(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>, keep: boolean): { text: string | null; words: WordGroup[] | null } {
   return keep ? { text: recordText(searchable, data), words: recordWords(searchable, data) } : { text: null, words: null };
 }
 
@@ -105,7 +105,6 @@ export async function writePage(
     const becameLive = changed.reduce((n, r) => n + (stored.has(r.id) ? 0 : 1), 0);
     const counts = await upsertPage(tx, run.connectorId, run.entity, changed);
     committed = () => rememberWords(run.connectorId, run.entity, counts.words ?? []);
-    if (run.text === false && changed.length > 0 && run.searchable !== undefined) await markTextIncomplete(tx, run.connectorId, run.entity);
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
     // The checkpoint commits after the batch before it (which may still be in flight): a
@@ -117,6 +116,9 @@ export async function writePage(
     if (!(await recordPage(tx, run.id, checkpoint, { ...result, pages }, run.attempt))) throw new RunNotRunning(run.id);
     // After the run row, as every path that ends or cancels a run locks it: run row, then entity state.
     await addRecordCount(tx, run.connectorId, run.entity, becameLive);
+    // Entity state after the run row too: page writes that overlap locked them in the other
+    // order here once and deadlocked (two pages of a run writing without search text).
+    if (run.text === false && changed.length > 0 && run.searchable !== undefined) await markTextIncomplete(tx, run.connectorId, run.entity);
     return result;
   });
   committed();

@@ -20,9 +20,16 @@ function wordsOf(s: string): string[] {
   return out[0] === '' || out[out.length - 1] === '' ? out.filter((w) => w !== '') : out;
 }
 
-function walk(value: unknown, path: string, out: Set<string>): void {
+/** The words of one string of a record, with the path they are qualified by. */
+export interface WordGroup {
+  readonly path: string;
+  readonly words: readonly string[];
+}
+
+function walk(value: unknown, path: string, out: WordGroup[]): void {
   if (typeof value === 'string') {
-    for (const w of wordsOf(value)) out.add(`${path}:${w}`);
+    const words = wordsOf(value);
+    if (words.length > 0) out.push({ path, words });
   } else if (Array.isArray(value)) {
     for (const v of value) walk(v, path, out);
   } else if (typeof value === 'object' && value !== null) {
@@ -30,11 +37,41 @@ function walk(value: unknown, path: string, out: Set<string>): void {
   }
 }
 
-/** `words` of a record: its searchable strings' words, path-qualified, distinct and sorted. */
-export function recordWords(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>): string[] {
-  const out = new Set<string>();
+/**
+ * A record's words, grouped per string with their path (no `path:word` string is built: the
+ * hashes stream the path, then the word). Duplicates stay; hashing sorts and drops them.
+ */
+export function recordWords(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>): WordGroup[] {
+  const out: WordGroup[] = [];
   for (const field of Object.keys(searchable)) if (Object.hasOwn(data, field)) walk(data[field], field, out);
-  return [...out].sort();
+  return out;
+}
+
+/** The tokens (`path:word`) of word groups, distinct and sorted: the readable form of `words`. */
+export function tokensOf(groups: readonly WordGroup[]): string[] {
+  return [...new Set(groups.flatMap((g) => g.words.map((w) => token(g.path, w))))].sort();
+}
+
+/**
+ * The indexed `words` of a record: the tenant's hash of each token, distinct and in numeric order
+ * (a record read back gives the same array, so a reindex rewrites nothing). `seen` is called
+ * once per token occurrence with its hash, path and word (the vocabulary's bookkeeping).
+ */
+export function hashWords(seed: number, groups: readonly WordGroup[], seen?: (hash: number, path: string, word: string) => void): number[] {
+  const out: number[] = [];
+  for (const g of groups) {
+    const at = fnv(fnv(seed, g.path), ':');
+    for (const w of g.words) {
+      const h = fnv(at, w) | 0;
+      out.push(h);
+      seen?.(h, g.path, w);
+    }
+  }
+  out.sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[n++] = out[i] as number;
+  out.length = n;
+  return out;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchParams } from '../../../src/search/dsl/parse.js';
-import { expansionKey, fuzzyTerms, MAX_WORD_REQUIREMENTS, recordWords, vocabOf, wordRequirements, type Expansions } from '../../../src/search/postgres/word-index.js';
+import { expansionKey, fuzzyTerms, hashWords, MAX_WORD_REQUIREMENTS, recordWords, tenantSeed, tokenHash, tokensOf, vocabOf, wordRequirements, type Expansions } from '../../../src/search/postgres/word-index.js';
 import { target } from '../../conformance/dataset.js';
 
 const parse = (filter: unknown) => parseSearchParams(target, { query: { filter } }).filter!;
@@ -8,12 +8,22 @@ const reqs = (filter: unknown, expansions: Expansions | null = null, lookup: str
 
 describe('word index', () => {
   it('qualifies every word of the searchable strings by its object path, arrays skipped, as the reference splits words', () => {
-    const words = recordWords(
+    const words = tokensOf(recordWords(
       { name: 'string', address: 'object', tags: 'array', orders: 'array' },
       { name: 'Ada  LOVELACE-King', address: { city: 'São Paulo', geo: { zip: '0123' }, n: 5 }, tags: ['VIP', 'vip', 2], orders: [{ note: 'First order' }, [{ note: 'nested' }]], secret: 'nope' },
-    );
+    ));
     expect(words).toEqual(['address.city:paulo', 'address.city:são', 'address.geo.zip:0123', 'name:ada', 'name:king', 'name:lovelace', 'orders.note:first', 'orders.note:nested', 'orders.note:order', 'tags:vip']);
     expect(vocabOf(['a:b.c:x', 'name:ada'])).toEqual([{ path: 'a:b.c', word: 'x' }, { path: 'name', word: 'ada' }]);
+  });
+
+  it('hashes words as the query side hashes tokens: per tenant, distinct, in numeric order', () => {
+    const groups = recordWords({ name: 'string', tags: 'array' }, { name: 'Ada ada Lovelace', tags: ['ada'] });
+    const seed = tenantSeed('c1', 'customers');
+    const hashes = hashWords(seed, groups);
+    expect(hashes).toEqual([...new Set(tokensOf(groups).map((t) => tokenHash(seed, t)))].sort((a, b) => a - b));
+    expect(hashes).toHaveLength(3);
+    expect(hashWords(tenantSeed('c2', 'customers'), groups)).not.toEqual(hashes);
+    expect(hashes.every((h) => Number.isInteger(h) && h >= -(2 ** 31) && h < 2 ** 31)).toBe(true);
   });
 
   it('an exact string match requires all its words at its path; lookup fields, the id, numbers and wordless values require nothing', () => {
