@@ -7,8 +7,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeRun } from '../../src/worker/sync-runner.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { startSyncedHarness, type Harness } from './helpers/harness.js';
 import { realOpenSearch } from './helpers/real-opensearch.js';
 
 const MAX_BODY = 1024 * 1024;
@@ -37,12 +36,8 @@ describe.each(backends)('filters at the contract bounds (%s)', (search) => {
   let token: string;
   let id: string;
   beforeAll(async () => {
-    h = await startHarness({ worker: false, search });
+    ({ h, id } = await startSyncedHarness(undefined, search));
     token = await h.token();
-    id = (await h.createConnector(token)).id;
-    const [first] = await h.runsOf(id);
-    expect(await executeRun(h.deps, first!.id)).toBe('succeeded');
-    await h.refresh();
   });
   afterAll(async () => h?.close());
 

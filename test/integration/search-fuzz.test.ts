@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeRun } from '../../src/worker/sync-runner.js';
-import { startHarness, type Harness } from './helpers/harness.js';
+import { startSyncedHarness, type Harness } from './helpers/harness.js';
 import { realOpenSearch } from './helpers/real-opensearch.js';
 
 const OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'in', 'like', 'fuzzy', 'keyword', 'contains', 'any', 'not', 'and', 'or', 'nope', ''];
@@ -35,13 +34,9 @@ describe.each(backends)('fuzzing search params through the HTTP endpoint (%s)', 
   let token: string;
   let id: string;
   beforeAll(async () => {
-    h = await startHarness({ worker: false, search });
-    token = await h.token();
-    id = (await h.createConnector(token)).id;
     // Records to search: valid requests reach the backend with data behind them.
-    const [first] = await h.runsOf(id);
-    expect(await executeRun(h.deps, first!.id)).toBe('succeeded');
-    await h.refresh();
+    ({ h, id } = await startSyncedHarness(undefined, search));
+    token = await h.token();
   });
   afterAll(async () => h?.close());
 

@@ -5,6 +5,7 @@
  * score, which usually fill the first page without scoring every match.
  */
 import type { FilterNode, SortKey } from '../dsl/ast.js';
+import { hasTextNode } from '../dsl/filter.js';
 import { autoEdits, fuzzyTermQuality } from '../reference/text.js';
 import type { BackendSearch } from '../backend.js';
 import type { Db } from '../../store/db.js';
@@ -66,27 +67,11 @@ export async function planIndexes(db: Db, req: BackendSearch): Promise<{ plan: I
 
 const isDefaultRanked = (sort: readonly SortKey[]): boolean => sort.length === 2 && sort[0]?.kind === 'score' && sort[1]?.kind === 'id';
 
-function hasText(node: FilterNode): boolean {
-  switch (node.op) {
-    case 'fuzzy':
-    case 'keyword':
-      return true;
-    case 'and':
-    case 'or':
-      return node.filters.some(hasText);
-    case 'not':
-    case 'any':
-      return hasText(node.filter);
-    default:
-      return false;
-  }
-}
-
 /** The one text node whose score is the whole score: the filter itself, or the only scored part of a top-level `and`. */
 function soleTextNode(filter: FilterNode): Extract<FilterNode, { op: 'fuzzy' | 'keyword' }> | null {
   if (filter.op === 'fuzzy' || filter.op === 'keyword') return filter;
   if (filter.op !== 'and') return null;
-  const scored = filter.filters.filter(hasText);
+  const scored = filter.filters.filter(hasTextNode);
   const only = scored[0];
   return scored.length === 1 && only !== undefined && (only.op === 'fuzzy' || only.op === 'keyword') ? only : null;
 }

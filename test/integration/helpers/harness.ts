@@ -113,12 +113,16 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   return h;
 }
 
-/** A harness without a worker, and one payments connector whose first customers run (of `size` records) was executed here. */
-export async function startSyncedHarness(size: number): Promise<{ h: Harness; id: string }> {
-  const h = await startHarness({ worker: false });
-  h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size });
+/**
+ * A harness without a worker, and one payments connector whose first customers run (of `size`
+ * records, or the sandbox's default) was executed here and is searchable on `search`.
+ */
+export async function startSyncedHarness(size?: number, search: 'postgres' | 'opensearch' = 'postgres'): Promise<{ h: Harness; id: string }> {
+  const h = await startHarness({ worker: false, search });
+  if (size !== undefined) h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size });
   const id = (await h.createConnector(await h.token())).id;
   const [first] = await h.runsOf(id);
   expect(await executeRun(h.deps, first!.id)).toBe('succeeded');
+  await h.refresh();
   return { h, id };
 }
