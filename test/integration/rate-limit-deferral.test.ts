@@ -13,13 +13,18 @@ const backends = queueBackends('the rate-limit deferral test');
 /**
  * The job once the queue has recorded its end. The run row says `succeeded` a moment before the
  * job completes (its attempt is counted at completion): reading the job at once raced that,
- * and on a fast enough machine saw 0 attempts made.
+ * and on a fast enough machine saw 0 attempts made. The job is read again once its state says
+ * it ended: a copy read before that lacks `finishedOn` even when the state, read after, says
+ * completed (CI, 2026-11-26: "finishedOn: undefined").
  */
 async function finishedJob(h: Harness, runId: string) {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const job = await h.deps.syncQueue.getJob(syncJobId(runId));
-    if (job !== undefined && ['completed', 'failed'].includes(await job.getState())) return job;
+    if (job !== undefined && ['completed', 'failed'].includes(await job.getState())) {
+      const ended = await h.deps.syncQueue.getJob(syncJobId(runId));
+      if (ended?.finishedOn !== undefined) return ended;
+    }
     if (Date.now() > deadline) throw new Error(`job of run ${runId} did not finish within 10 s`);
     await new Promise((r) => setTimeout(r, 20));
   }
