@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reindexEntity } from '../../src/app/reindex.js';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
 import { compileSearch, PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
-import { planIndexes } from '../../src/search/postgres/index-plan.js';
+import { EXACT_ONLY, planIndexes } from '../../src/search/postgres/index-plan.js';
 import { searchTarget } from '../../src/search/target.js';
 import { textComplete } from '../../src/store/entity-state-repo.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
@@ -32,12 +32,13 @@ describe('the trigram pre-filter of like and keyword', () => {
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { hits: { id: string }[] }).hits.map((x) => x.id);
   };
-  /** The same search with the pre-filter off: the exact filter alone decides. */
-  const exact = async (id: string, filter: unknown): Promise<string[]> => {
+  /** The same search with no index condition: the exact filter alone decides (ids and scores, in order). */
+  const exactRows = async (id: string, filter: unknown): Promise<{ id: string; score: number }[]> => {
     const query = parseSearchParams(TARGET, { query: { filter }, limit: 10000 });
-    const rows = await new PostgresSearchBackend().search(h.deps.db, { target: TARGET, connectorId: id, query, after: null, size: 10001 });
-    return rows.map((r) => r.id);
+    const { rows } = await compileSearch({ target: TARGET, connectorId: id, query, after: null, size: 10001 }, EXACT_ONLY).execute(h.deps.db);
+    return rows.map((r) => ({ id: r.record_id, score: Number(r.score) }));
   };
+  const exact = async (id: string, filter: unknown): Promise<string[]> => (await exactRows(id, filter)).map((r) => r.id);
   const filters = [{ fuzzy: { name: 'hoper' } }, { like: { email: '%garcia1%' } }, { like: { description: 'escalation onb' } }, { keyword: { name: 'hopper turing' } }, { and: [{ like: { 'shipping.address.city': 'migration' } }, { eq: { currency: 'eur' } }] }, { like: { preferred_locales: 'fr' } }, { like: { 'metadata.region': 'ation-2' } }, { eq: { invoice_prefix: 'customer-525' } }, { in: { 'metadata.plan': ['pro', 'enterprise'] } }];
 
   it('on a synced entity: used by the plan, and the hits equal the exact filter alone', async () => {
@@ -84,5 +85,35 @@ describe('the trigram pre-filter of like and keyword', () => {
     await reindexEntity(h.deps, 'payments', 'customers');
     expect(await textComplete(h.deps.db, id, 'customers')).toBe(true);
     for (const f of filters) expect(await search(id, f), JSON.stringify(f)).toEqual(await exact(id, f));
+  });
+
+  it('a ranked search on a big entity tries its top tier first and pages exactly as the exact filter ranks', async () => {
+    // Past 5,000 records a sole keyword/fuzzy node is first run on the records that can reach the
+    // best score (index-plan.ts); smaller entities never take that path.
+    h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: 6000 });
+    const { id } = await h.createConnector(token);
+    const [run] = await h.runsOf(id);
+    expect(await executeRun(h.deps, run!.id)).toBe('succeeded');
+    const backend = new PostgresSearchBackend();
+    let longest = 0;
+    for (const filter of [{ keyword: { name: 'grace hopper' } }, { fuzzy: { name: 'ada lovelase' } }, { keyword: { name: 'garcía turing' } }, { and: [{ fuzzy: { name: 'hoper' } }, { eq: { currency: 'eur' } }] }]) {
+      const query = parseSearchParams(TARGET, { query: { filter }, limit: 50 });
+      const first = { target: TARGET, connectorId: id, query, after: null, size: 51 };
+      expect((await planIndexes(h.deps.db, first)).tier, JSON.stringify(filter)).not.toBeNull();
+      const want = await exactRows(id, filter);
+      expect(want.length, JSON.stringify(filter)).toBeGreaterThan(0);
+      longest = Math.max(longest, want.length);
+      const got: { id: string; score: number }[] = [];
+      let after: readonly unknown[] | null = null;
+      for (let page = 0; page < 400; page++) {
+        const rows = await backend.search(h.deps.db, { ...first, after });
+        got.push(...rows.slice(0, 50).map((r) => ({ id: r.id, score: r.score })));
+        if (rows.length <= 50) break;
+        after = rows[49]!.sortValues;
+      }
+      expect(got, JSON.stringify(filter)).toEqual(want);
+    }
+    // Paged past the tier: the cursor leaves the best score and the full query takes over.
+    expect(longest).toBeGreaterThan(150);
   });
 });

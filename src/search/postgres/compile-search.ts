@@ -44,10 +44,9 @@ function rowOf(alias: string, req: BackendSearch, plan: IndexPlan): RowContext {
 
 const RANKED: RankedRow = { doc: sql.ref('h.doc'), score: sql.ref('h.score'), id: sql.ref('h.record_id') };
 
-/** The index conditions of a plan (and a tier's) on records aliased `t`. */
-function prefilters(req: BackendSearch, plan: IndexPlan, tier: Tier | null): Sql[] {
-  const seed = tenantSeed(req.connectorId, req.target.entity);
-  return [...textPrefilter(plan.text), ...wordPrefilter(plan.words, seed), ...wordPrefilter(tier?.words ?? [], seed)];
+/** The index conditions of a plan on records aliased `t`. */
+function prefilters(req: BackendSearch, plan: IndexPlan): Sql[] {
+  return [...textPrefilter(plan.text), ...wordPrefilter(plan.words, tenantSeed(req.connectorId, req.target.entity))];
 }
 
 /**
@@ -57,7 +56,7 @@ function prefilters(req: BackendSearch, plan: IndexPlan, tier: Tier | null): Sql
 export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_ONLY, lookup: lookupOf(req.target) }) {
   const row = rowOf('t', req, plan);
   const filter = req.query.filter;
-  const where = sql.join([...prefilters(req, plan, null), filter === null ? TRUE : compileFilter(filter, row)], sql` and `);
+  const where = sql.join([...prefilters(req, plan), filter === null ? TRUE : compileFilter(filter, row)], sql` and `);
   const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
   const after = req.after === null ? TRUE : keysetAfter(req.query.sort, RANKED, req.after);
   // Ordered by score: every matching row is scored anyway, so score each once (Postgres would
@@ -82,8 +81,8 @@ export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_O
  * exact filter and score run on them in that order until the page is full: on a tier of
  * thousands of records, only about a page of them is evaluated.
  */
-export function compileTierSearch(req: BackendSearch, plan: IndexPlan, tier: Tier) {
-  const row = rowOf('r', req, plan);
+export function compileTierSearch(req: BackendSearch, tier: Tier) {
+  const row = rowOf('r', req, tier.plan);
   const filter = req.query.filter;
   const exact = filter === null ? TRUE : compileFilter(filter, row);
   const score = filter === null ? sql`1::float8` : matchedScore(filter, row);
@@ -91,14 +90,12 @@ export function compileTierSearch(req: BackendSearch, plan: IndexPlan, tier: Tie
   const tenant = (a: string): Sql => sql`${sql.ref(`${a}.connector_id`)} = ${req.connectorId}::uuid and ${sql.ref(`${a}.entity`)} = ${req.target.entity}`;
   // Each candidate is fetched by its tuple id in a sub-select the planner cannot flatten: joined
   // any other way, it once filtered a small tenant's every row per candidate (a join filter).
-  // Ordered by k's id, which arrives sorted, the page stops after `size` rows that qualify. The
-  // text node's own word requirement is left out: the tier's implies it, and a GIN `&&` of two
-  // common words read both posting lists whole (12 ms at a million) only to be intersected.
+  // Ordered by k's id, which arrives sorted, the page stops after `size` rows that qualify.
   return sql<SearchRow>`
     select h.record_id, h.doc, h.score from (
       select k.record_id, r.data as doc, ${exact} as ok, ${score} as score
         from (select t.ctid as tid, t.record_id from records t
-               where ${tenant('t')} and t.deleted_at is null and ${sql.join(prefilters(req, { ...plan, words: plan.words.filter((r) => !tier.replaces.has(JSON.stringify(r))) }, tier), sql` and `)}
+               where ${tenant('t')} and t.deleted_at is null and ${sql.join(prefilters(req, tier.plan), sql` and `)}
                order by t.record_id offset 0) k
         cross join lateral (select r.record_id, r.data, r.shadow, r.keys from records r where r.ctid = k.tid offset 0) r
     ) h

@@ -2,9 +2,7 @@
  * The Postgres search backend searches the store in place: the records table (with its text
  * shadow) is the index, so every committed page is searchable at once and nothing is shipped.
  */
-import { sql, type CompiledQuery, type RawBuilder } from 'kysely';
-
-type Sql = RawBuilder<unknown>;
+import { sql, type CompiledQuery } from 'kysely';
 import { AppError } from '../../errors.js';
 import type { Db } from '../../store/db.js';
 import type { BackendHit, BackendSearch, RejectedChange, SearchBackend } from '../backend.js';
@@ -12,7 +10,7 @@ import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
 import { ensureEntityIndexes } from './entity-indexes.js';
 import { lookupOf } from './lookup-index.js';
-import { planIndexes, type IndexPlan, type Tier } from './index-plan.js';
+import { planIndexes } from './index-plan.js';
 import { compileSearch, compileTierSearch, type SearchRow } from './compile-search.js';
 
 export { compileSearch } from './compile-search.js';
@@ -68,7 +66,7 @@ export class PostgresSearchBackend implements SearchBackend {
     const { plan, tier } = await planIndexes(db, req);
     // A ranked text search first tries the records that can reach the best score: when they fill
     // the page, no other record can come before them (ties break by id in both).
-    const top = tier === null ? [] : await this.#run(db, this.#checked(compileTierSearch(req, plan, tier).compile(db)));
+    const top = tier === null ? [] : await this.#run(db, this.#checked(compileTierSearch(req, tier).compile(db)));
     const rows = top.length === req.size ? top : await this.#run(db, this.#checked(compileSearch(req, plan).compile(db)));
     return rows.map((r) => {
       const hit = { id: r.record_id, score: Number(r.score), doc: r.doc };

@@ -97,14 +97,6 @@ export interface VocabEntry {
   readonly word: string;
 }
 
-/** The vocabulary entries a `words` array implies. */
-export function vocabOf(words: readonly string[]): VocabEntry[] {
-  return words.map((t) => {
-    const at = t.lastIndexOf(':');
-    return { path: t.slice(0, at), word: t.slice(at + 1) };
-  });
-}
-
 /** The token of a word at a path. */
 export const token = (path: string, word: string): string => `${path}:${word}`;
 
@@ -147,6 +139,8 @@ interface Walk {
   readonly lookup: readonly string[];
   readonly idField: string;
   readonly expansions: Expansions | null;
+  /** A node whose requirements another condition already implies (a top tier's text node). */
+  readonly skip: FilterNode | null;
 }
 
 function exactOf(node: Extract<FilterNode, { op: 'eq' | 'neq' | 'contains' | 'in' }>, prefix: string, w: Walk): WordRequirement[] {
@@ -158,6 +152,7 @@ function exactOf(node: Extract<FilterNode, { op: 'eq' | 'neq' | 'contains' | 'in
 }
 
 function requirementsOf(node: FilterNode, prefix: string, w: Walk): WordRequirement[] {
+  if (node === w.skip) return [];
   switch (node.op) {
     case 'eq':
     case 'contains':
@@ -199,10 +194,10 @@ function requirementsOf(node: FilterNode, prefix: string, w: Walk): WordRequirem
  * at most {@link MAX_WORD_REQUIREMENTS}. Conjunctions are followed (`and`, and `any`, whose
  * element lies inside the record), and an `or` whose every branch requires something requires
  * one of those; `not` requires nothing. `expansions`: fuzzy terms expanded through the vocabulary
- * ({@link fuzzyTerms}); null leaves fuzzy out.
+ * ({@link fuzzyTerms}); null leaves fuzzy out. `skip`: a node left out (the caller requires more of it).
  */
-export function wordRequirements(node: FilterNode, lookup: readonly string[], idField: string, expansions: Expansions | null): WordRequirement[] {
-  return requirementsOf(node, '', { lookup, idField, expansions }).slice(0, MAX_WORD_REQUIREMENTS);
+export function wordRequirements(node: FilterNode, lookup: readonly string[], idField: string, expansions: Expansions | null, skip: FilterNode | null = null): WordRequirement[] {
+  return requirementsOf(node, '', { lookup, idField, expansions, skip }).slice(0, MAX_WORD_REQUIREMENTS);
 }
 
 function collectFuzzy(node: FilterNode, prefix: string): FuzzyTerm[] {

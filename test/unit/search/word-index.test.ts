@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchParams } from '../../../src/search/dsl/parse.js';
-import { expansionKey, fuzzyTerms, hashWords, MAX_WORD_REQUIREMENTS, recordWords, tenantSeed, tokenHash, tokensOf, vocabOf, wordRequirements, type Expansions } from '../../../src/search/postgres/word-index.js';
+import { expansionKey, fuzzyTerms, hashWords, MAX_WORD_REQUIREMENTS, recordWords, tenantSeed, tokenHash, tokensOf, wordRequirements, type Expansions } from '../../../src/search/postgres/word-index.js';
 import { target } from '../../conformance/dataset.js';
 
 const parse = (filter: unknown) => parseSearchParams(target, { query: { filter } }).filter!;
@@ -13,7 +13,6 @@ describe('word index', () => {
       { name: 'Ada  LOVELACE-King', address: { city: 'São Paulo', geo: { zip: '0123' }, n: 5 }, tags: ['VIP', 'vip', 2], orders: [{ note: 'First order' }, [{ note: 'nested' }]], secret: 'nope' },
     ));
     expect(words).toEqual(['address.city:paulo', 'address.city:são', 'address.geo.zip:0123', 'name:ada', 'name:king', 'name:lovelace', 'orders.note:first', 'orders.note:nested', 'orders.note:order', 'tags:vip']);
-    expect(vocabOf(['a:b.c:x', 'name:ada'])).toEqual([{ path: 'a:b.c', word: 'x' }, { path: 'name', word: 'ada' }]);
   });
 
   it('hashes words as the query side hashes tokens: per tenant, distinct, in numeric order', () => {
@@ -56,6 +55,13 @@ describe('word index', () => {
     ]);
     expect(reqs({ fuzzy: { name: 'ada lovelase' } }, expansions)).toEqual([[['name:ada'], ['name:adam']], []]);
     expect(reqs({ fuzzy: { name: 'ada' } }, null)).toEqual([]);
+  });
+
+  it('leaves out the requirements of a skipped node (a top tier requires more of it), and only that node', () => {
+    const node = parse({ and: [{ keyword: { name: 'ada lovelace' } }, { eq: { 'address.city': 'Paris' } }] });
+    const text = node.op === 'and' ? node.filters[0]! : node;
+    expect(wordRequirements(node, [], target.idField, null, text)).toEqual([[['address.city:paris']]]);
+    expect(wordRequirements(node, [], target.idField, null, parse({ keyword: { name: 'ada lovelace' } }))).toHaveLength(2);
   });
 
   it('bounds the requirements of a huge filter (each is one parameter)', () => {
