@@ -117,7 +117,7 @@ async function caseFigures(subject: Subject, all: readonly Case[], connector: Co
     const hits = (await runSearch(subject.deps, connector, 'customers', c.params())).hits.length;
     if (hits === 0) throw new Error(`search bench case "${c.name}" matched no record on ${subject.label}`);
     const ours = summarize(await timeIt(reps, () => runSearch(subject.deps, connector, 'customers', c.params())));
-    const http = summarize(await timeIt(reps, () => subject.http.search(connector.id, c.params())));
+    const http = summarize((await subject.http.time(connector.id, [c.params()], reps)).ms);
     const base = await baseline(c);
     figures.push(figure(group, c.name, c.target, ours, base, hits), figure(group, `${c.name} (HTTP)`, c.target, http, base, hits));
     log(`  ${subject.label} ${c.name}: p50 ${round(ours.p50)} p95 ${round(ours.p95)} ms, HTTP p95 ${round(http.p95)} ms (${base.what} p95 ${round(base.p95)} ms)`);
@@ -134,7 +134,7 @@ async function smallConnectorFigures(subject: Subject, small: { id: string; samp
   let which = '';
   for (const c of all) {
     const ours = summarize(await timeIt(reps, () => runSearch(subject.deps, connector, 'customers', c.params())));
-    const http = summarize(await timeIt(reps, () => subject.http.search(connector.id, c.params())));
+    const http = summarize((await subject.http.time(connector.id, [c.params()], reps)).ms);
     if (ours.p95 > worst.p95) (worst = ours), (which = c.name);
     if (http.p95 > worstHttp.p95) worstHttp = http;
   }
