@@ -9,7 +9,7 @@ import { startEmbeddedStack, type EmbeddedStack } from '../../app/embedded-stack
 import { AppError } from '../../errors.js';
 import { createLogger } from '../../logger.js';
 import { searchTarget } from '../../search/target.js';
-import { getWatermark } from '../../store/watermarks-repo.js';
+import { waitIndexCaughtUp } from '../../search/index-lag.js';
 import { createToken, ensureOrganization } from '../../store/tokens-repo.js';
 import { int, parse, str } from '../args.js';
 import { waitForRun } from '../wait-run.js';
@@ -60,10 +60,7 @@ async function syncConnector(stack: EmbeddedStack, token: string, body: Json): P
  */
 async function waitSearchable(stack: EmbeddedStack, connectorId: string, connectorType: string, entity: string): Promise<void> {
   if (!stack.deps.backend.shipsChanges) return;
-  const { db } = stack.deps;
-  const max = await db.selectFrom('records').select((eb) => eb.fn.max('version').as('v')).where('connector_id', '=', connectorId).where('entity', '=', entity).executeTakeFirst();
-  const index = await stack.deps.backend.liveIndex(db, searchTarget(connectorType, entity));
-  for (let i = 0; i < 600 && index !== null && BigInt(await getWatermark(db, index, connectorId, entity)) < BigInt(String(max?.v ?? 0)); i++) await new Promise((r) => setTimeout(r, 100));
+  await waitIndexCaughtUp(stack.deps.db, stack.deps.backend, connectorId, searchTarget(connectorType, entity));
   await new Promise((r) => setTimeout(r, 1100));
 }
 

@@ -4,6 +4,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { expect } from 'vitest';
 import { getConnectorDef, getEntityDef } from '../../../src/connectors/catalog/index.js';
 import { recordIdOf, withDerivedFields } from '../../../src/connectors/planner.js';
+import { waitIndexCaughtUp } from '../../../src/search/index-lag.js';
 import { searchTarget } from '../../../src/search/target.js';
 import { projectDoc } from '../../../src/search/reference/project.js';
 import type { Harness } from './harness.js';
@@ -67,12 +68,15 @@ export async function searchAllIds(h: Harness, token: string, connectorId: strin
 export async function expectIndexEqualsStore(h: Harness, token: string, connectorId: string, entity: string): Promise<void> {
   const store = await storeRows(h, connectorId, entity);
   const live = [...store.entries()].filter(([, r]) => !r.deleted).map(([id]) => id).sort();
+  const connector = await h.deps.db.selectFrom('connectors').select('connector_type').where('id', '=', connectorId).executeTakeFirstOrThrow();
+  const target = searchTarget(connector.connector_type, entity);
+  // A run commits, then ships: its status may say succeeded a moment before its last changes
+  // (tombstones included) reach the index. Users see that lag too; the comparison waits it out.
+  expect(await waitIndexCaughtUp(h.deps.db, h.deps.backend, connectorId, target, 30_000), 'the index caught up with the store within 30 s').toBe(true);
   await h.refresh();
   const found = await searchAll(h, token, connectorId, entity);
   expect(new Set(found.map((x) => x.id)).size, 'duplicate hits').toBe(found.length);
   expect(found.map((x) => x.id).sort()).toEqual(live);
-  const connector = await h.deps.db.selectFrom('connectors').select('connector_type').where('id', '=', connectorId).executeTakeFirstOrThrow();
-  const target = searchTarget(connector.connector_type, entity);
   const stale = found.filter((x) => !isDeepStrictEqual(x.data, projectDoc(target, null, store.get(x.id)?.data ?? {})));
   expect(stale.map((x) => x.id), 'hits whose content differs from the store').toEqual([]);
 }
