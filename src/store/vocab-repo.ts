@@ -4,64 +4,97 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { hashWords, tenantSeed, type VocabEntry, type WordGroup } from '../search/postgres/word-index.js';
+import { distinctSorted, pathSeed, tenantSeed, wordHash, type VocabEntry, type WordGroup } from '../search/postgres/word-index.js';
 
 /**
- * Words this process already wrote, per (connector, entity), keyed by their index hash (each
- * entry keeps its path and word: two words sharing a hash are told apart, never skipped). A page
- * skips them, so a sync writes each word about once. Bounded: past the cap it starts over (a
- * word is then written again, which readers' `distinct` absorbs). Filled only after the writing
- * transaction commits, or a rolled-back page would leave words remembered that no row holds.
+ * Words this process already wrote to the vocabulary, with their hash, per (connector, entity)
+ * and path: a page skips them (a sync writes each word about once) and reuses their hash.
+ * Filled only after the writing transaction commits, or a rolled-back page would leave words
+ * remembered that no row holds. Bounded by two generations: once the young one holds
+ * {@link GENERATION} words it becomes the old one and the oldest is dropped; a word met in the
+ * old one moves to the young one, so the words a sync keeps meeting stay. A dropped word is only
+ * written again, which readers' `distinct` (and a reindex's dedupe) absorbs.
  */
-const written = new Map<string, Map<number, VocabEntry[]>>();
-let size = 0;
-const CAP = 200_000;
+type Generation = Map<string, Map<string, Map<string, number>>>;
+let young: Generation = new Map();
+let old: Generation = new Map();
+let youngSize = 0;
+const GENERATION = 100_000;
 
 const keyOf = (connectorId: string, entity: string): string => `${connectorId}/${entity}`;
+
+function put(tenant: string, path: string, word: string, hash: number): void {
+  if (youngSize >= GENERATION) {
+    old = young;
+    young = new Map();
+    youngSize = 0;
+  }
+  let paths = young.get(tenant);
+  if (paths === undefined) young.set(tenant, (paths = new Map()));
+  let words = paths.get(path);
+  if (words === undefined) paths.set(path, (words = new Map()));
+  if (words.has(word)) return;
+  words.set(word, hash);
+  youngSize++;
+}
+
+/** What this process wrote at a path of a tenant: the hash of a word, or undefined. */
+function recallAt(tenant: string, path: string): (word: string) => number | undefined {
+  const fresh = young.get(tenant)?.get(path);
+  const aged = old.get(tenant)?.get(path);
+  return (word) => {
+    const hash = fresh?.get(word);
+    if (hash !== undefined || aged === undefined) return hash;
+    const kept = aged.get(word);
+    if (kept !== undefined) put(tenant, path, word, kept);
+    return kept;
+  };
+}
 
 /** A vocabulary entry with the index hash of its token. */
 export interface HashedEntry extends VocabEntry {
   readonly hash: number;
 }
 
-const holds = (entries: readonly VocabEntry[] | undefined, path: string, word: string): boolean => entries?.some((e) => e.word === word && e.path === path) === true;
-
 /**
- * The `words` column of each record (hashes within the tenant) and the vocabulary entries among
- * them that this process has not written yet (each once).
+ * The `words` column of each record (hashes within the tenant, as hashWords gives them) and the
+ * vocabulary entries among them that this process has not written yet (each once).
  */
 export function indexWords(connectorId: string, entity: string, records: readonly { readonly words?: readonly WordGroup[] | null }[]): { words: (number[] | null)[]; fresh: HashedEntry[] } {
-  const known = written.get(keyOf(connectorId, entity));
-  const fresh = new Map<number, HashedEntry[]>();
-  const seen = (hash: number, path: string, word: string): void => {
-    if (holds(known?.get(hash), path, word)) return;
-    const mine = fresh.get(hash);
-    if (holds(mine, path, word)) return;
-    if (mine === undefined) fresh.set(hash, [{ hash, path, word }]);
-    else mine.push({ hash, path, word });
-  };
+  const tenant = keyOf(connectorId, entity);
   const seed = tenantSeed(connectorId, entity);
-  const words = records.map((r) => (r.words === null || r.words === undefined ? null : hashWords(seed, r.words, seen)));
-  return { words, fresh: [...fresh.values()].flat() };
+  const fresh: HashedEntry[] = [];
+  const pending = new Map<string, Set<string>>();
+  const hashGroup = (g: WordGroup, out: number[]): void => {
+    let at: number | undefined;
+    const recall = recallAt(tenant, g.path);
+    for (const word of g.words) {
+      let hash = recall(word);
+      if (hash === undefined) {
+        hash = wordHash((at ??= pathSeed(seed, g.path)), word);
+        let mine = pending.get(g.path);
+        if (mine === undefined) pending.set(g.path, (mine = new Set()));
+        if (!mine.has(word)) {
+          mine.add(word);
+          fresh.push({ hash, path: g.path, word });
+        }
+      }
+      out.push(hash);
+    }
+  };
+  const words = records.map((r) => {
+    if (r.words === null || r.words === undefined) return null;
+    const out: number[] = [];
+    for (const g of r.words) hashGroup(g, out);
+    return distinctSorted(out);
+  });
+  return { words, fresh };
 }
 
 /** After the transaction that wrote `entries` committed: later pages skip them. */
 export function rememberWords(connectorId: string, entity: string, entries: readonly HashedEntry[]): void {
-  if (entries.length === 0) return;
-  if (size + entries.length > CAP) {
-    written.clear();
-    size = 0;
-  }
-  const key = keyOf(connectorId, entity);
-  let map = written.get(key);
-  if (map === undefined) written.set(key, (map = new Map()));
-  for (const e of entries) {
-    const list = map.get(e.hash);
-    if (holds(list, e.path, e.word)) continue;
-    if (list === undefined) map.set(e.hash, [e]);
-    else list.push(e);
-    size++;
-  }
+  const tenant = keyOf(connectorId, entity);
+  for (const e of entries) put(tenant, e.path, e.word, e.hash);
 }
 
 /** Adds words to an entity's vocabulary, as one array-bound statement. */

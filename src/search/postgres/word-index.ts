@@ -52,26 +52,32 @@ export function tokensOf(groups: readonly WordGroup[]): string[] {
   return [...new Set(groups.flatMap((g) => g.words.map((w) => token(g.path, w))))].sort();
 }
 
+/** The hash state of a path within a tenant: every word hash at that path continues from it. */
+export const pathSeed = (tenant: number, path: string): number => fnv(fnv(tenant, path), ':');
+
+/** The hash of a word from its path's state ({@link pathSeed}): the same value as {@link tokenHash} of `path:word`. */
+export const wordHash = (path: number, word: string): number => fnv(path, word) | 0;
+
+/** Sorts hashes in numeric order and drops repeats, in place. */
+export function distinctSorted(hashes: number[]): number[] {
+  hashes.sort((a, b) => a - b);
+  let n = 0;
+  for (let i = 0; i < hashes.length; i++) if (i === 0 || hashes[i] !== hashes[i - 1]) hashes[n++] = hashes[i] as number;
+  hashes.length = n;
+  return hashes;
+}
+
 /**
  * The indexed `words` of a record: the tenant's hash of each token, distinct and in numeric order
- * (a record read back gives the same array, so a reindex rewrites nothing). `seen` is called
- * once per token occurrence with its hash, path and word (the vocabulary's bookkeeping).
+ * (a record read back gives the same array, so a reindex rewrites nothing).
  */
-export function hashWords(seed: number, groups: readonly WordGroup[], seen?: (hash: number, path: string, word: string) => void): number[] {
+export function hashWords(seed: number, groups: readonly WordGroup[]): number[] {
   const out: number[] = [];
   for (const g of groups) {
-    const at = fnv(fnv(seed, g.path), ':');
-    for (const w of g.words) {
-      const h = fnv(at, w) | 0;
-      out.push(h);
-      seen?.(h, g.path, w);
-    }
+    const at = pathSeed(seed, g.path);
+    for (const w of g.words) out.push(wordHash(at, w));
   }
-  out.sort((a, b) => a - b);
-  let n = 0;
-  for (let i = 0; i < out.length; i++) if (i === 0 || out[i] !== out[i - 1]) out[n++] = out[i] as number;
-  out.length = n;
-  return out;
+  return distinctSorted(out);
 }
 
 /**
