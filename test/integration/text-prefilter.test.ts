@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { reindexEntity } from '../../src/app/reindex.js';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
 import { compileSearch, PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
+import { compileCheckedSearch } from '../../src/search/postgres/compile-search.js';
 import { EXACT_ONLY, planIndexes } from '../../src/search/postgres/index-plan.js';
 import { searchTarget } from '../../src/search/target.js';
 import { textComplete } from '../../src/store/entity-state-repo.js';
@@ -81,7 +82,19 @@ describe('the trigram pre-filter of like and keyword', () => {
     expect(await textComplete(h.deps.db, id, 'customers')).toBe(false);
     const before = await search(id, filters[0]);
     expect(before.length).toBeGreaterThan(0);
-    expect(before).toEqual(await exact(id, filters[0]));
+    for (const f of filters) expect(await search(id, f), JSON.stringify(f)).toEqual(await exact(id, f));
+    // A search that cannot have a top tier checks the entity's state in its own statement: here
+    // the check fails before any record is read, and the search runs again on the exact SQL.
+    const likeQuery = parseSearchParams(TARGET, { query: { filter: filters[1] }, limit: 50 });
+    const likeReq = { target: TARGET, connectorId: id, query: likeQuery, after: null, size: 51 };
+    const { plan } = await planIndexes(h.deps.db, likeReq);
+    expect(plan.assumesText).toBe(true);
+    const checked = compileCheckedSearch(likeReq, plan).compile(h.deps.db);
+    const analyzed = (await h.deps.pool.query(`explain (analyze, format json) ${checked.sql}`, checked.parameters as unknown[])).rows[0] as unknown;
+    const scans = JSON.stringify(analyzed).match(/"Relation Name":"records"[^}]*?"Actual Loops":\d+/g) ?? [];
+    expect(JSON.stringify(analyzed)).toContain('One-Time Filter');
+    expect(scans.length, JSON.stringify(analyzed)).toBeGreaterThan(0);
+    for (const scan of scans) expect(scan, 'no record is read when the text is incomplete').toMatch(/"Actual Loops":0$/);
     await reindexEntity(h.deps, 'payments', 'customers');
     expect(await textComplete(h.deps.db, id, 'customers')).toBe(true);
     for (const f of filters) expect(await search(id, f), JSON.stringify(f)).toEqual(await exact(id, f));

@@ -18,6 +18,13 @@ type Sql = RawBuilder<unknown>;
 /** One row of a search page. */
 export type SearchRow = { record_id: string; doc: Record<string, unknown>; score: number };
 
+/**
+ * A row of a search whose plan assumed complete search text: the page's rows, each flagged
+ * `complete`; or, when it matched nothing or the entity's text is incomplete, one row of nulls
+ * with the flag (false: run the search again without index conditions).
+ */
+export type CheckedRow = { record_id: string | null; doc: Record<string, unknown> | null; score: number | null; complete: boolean };
+
 /** The trigram pre-filter of a filter: each requirement an `or` of substring conjunctions on `text_lc`. */
 function textPrefilter(reqs: readonly TextRequirement[]): Sql[] {
   const alt = (subs: readonly string[]): Sql => sql`(${sql.join(subs.map((x) => sql`t.text_lc like ${containsPattern(x)}`), sql` and `)})`;
@@ -51,9 +58,28 @@ function prefilters(req: BackendSearch, plan: IndexPlan): Sql[] {
 
 /**
  * Builds the SQL of one search page (exported for tests of the compiled text). `plan`: what the
- * indexes may contribute (index-plan.ts); the exact filter still decides every row.
+ * indexes may contribute (index-plan.ts); the exact filter still decides every row. The plan is
+ * taken as right for the entity's records: see {@link compileCheckedSearch} otherwise.
  */
-export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_ONLY, lookup: lookupOf(req.target) }) {
+export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_ONLY, lookup: lookupOf(req.target) }): RawBuilder<SearchRow> {
+  return pageOf(req, plan, TRUE);
+}
+
+/**
+ * The page of a plan that assumed complete search text, with the entity's state read in the same
+ * statement: the check is a parameter of the scan, so Postgres decides it once, before reading
+ * any row (a one-time filter), and reads none when it is false. The lateral page is the inner
+ * side of a nested loop over one row, so its rows keep their order.
+ */
+export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan): RawBuilder<CheckedRow> {
+  return sql<CheckedRow>`
+    select p.record_id, p.doc, p.score, s.complete
+      from (select coalesce((select e.text_complete from entity_state e
+                              where e.connector_id = ${req.connectorId}::uuid and e.entity = ${req.target.entity}), true) as complete) s
+      left join lateral (${pageOf(req, plan, sql`s.complete`)}) p on true`;
+}
+
+function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql): RawBuilder<SearchRow> {
   const row = rowOf('t', req, plan);
   const filter = req.query.filter;
   const where = sql.join([...prefilters(req, plan), filter === null ? TRUE : compileFilter(filter, row)], sql` and `);
@@ -67,7 +93,7 @@ export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_O
       select t.record_id, t.data as doc, ${score} as score
         from records t
        where t.connector_id = ${req.connectorId}::uuid and t.entity = ${req.target.entity}
-         and t.deleted_at is null and ${where}
+         and t.deleted_at is null and ${checked} and ${where}
       ${fence}
     ) h
     where ${after}

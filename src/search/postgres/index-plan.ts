@@ -21,6 +21,11 @@ export interface IndexPlan {
   readonly lookup: readonly string[];
   readonly text: readonly TextRequirement[];
   readonly words: readonly WordRequirement[];
+  /**
+   * Made without reading the entity's state: its statement checks that the entity's search text
+   * is complete and, when it is not, answers one row flagged incomplete (compile-search.ts).
+   */
+  readonly assumesText?: boolean;
 }
 
 /** The top tier of a ranked text search: the index conditions of its query and the score every row of it has. */
@@ -47,24 +52,31 @@ async function expand(db: Db, req: BackendSearch, filter: FilterNode): Promise<E
   return out;
 }
 
-/** The index plan of a search, and its top tier when it has one. */
+/**
+ * The index plan of a search, and its top tier when it has one. Records written without the
+ * search text (an OpenSearch deployment's, rows from before the migrations) hold no keys or
+ * words: for an entity holding any, only the exact SQL is right. A search that can have no top
+ * tier leaves that check to its own statement (one round trip less); one that may reads the
+ * entity's state first, which also says whether the entity is small.
+ */
 export async function planIndexes(db: Db, req: BackendSearch): Promise<{ plan: IndexPlan; tier: Tier | null }> {
   const filter = req.query.filter;
   if (filter === null) return { plan: { ...EXACT_ONLY, lookup: lookupOf(req.target) }, tier: null };
-  // Records written without the search text (an OpenSearch deployment, rows from before the
-  // migrations) hold no keys or words: only the exact SQL is right for them.
+  const lookup = lookupOf(req.target);
+  const expansions = async () => (fuzzyTerms(filter).length > 0 ? await expand(db, req, filter) : null);
+  const planOf = (found: Expansions | null): IndexPlan => ({ lookup, text: textRequirements(filter), words: wordRequirements(filter, lookup, req.target.idField, found) });
+  if (!mayHaveTier(req, filter)) return { plan: { ...planOf(await expansions()), assumesText: true }, tier: null };
   const state = await searchState(db, req.connectorId, req.target.entity);
   if (!state.textComplete) return { plan: EXACT_ONLY, tier: null };
-  const lookup = lookupOf(req.target);
-  const expansions = fuzzyTerms(filter).length > 0 ? await expand(db, req, filter) : null;
-  const plan = { lookup, text: textRequirements(filter), words: wordRequirements(filter, lookup, req.target.idField, expansions) };
+  const found = await expansions();
+  const plan = planOf(found);
   // A small entity's matches are scored in one query faster than a tier that may come up short.
   const small = state.records !== null && state.records <= SMALL_ENTITY;
-  const top = small ? null : topTier(req, filter, expansions);
+  const top = small ? null : topTier(req, filter, found);
   if (top === null) return { plan, tier: null };
   // The tier's words imply its text node's own requirement, which is left out: a GIN `&&` of two
   // common words reads both posting lists whole (12 ms at a million) only to be intersected.
-  const rest = wordRequirements(filter, lookup, req.target.idField, expansions, top.node);
+  const rest = wordRequirements(filter, lookup, req.target.idField, found, top.node);
   return { plan, tier: { plan: { ...plan, words: [...rest, ...top.words] }, score: top.score } };
 }
 
@@ -79,13 +91,18 @@ function soleTextNode(filter: FilterNode): Extract<FilterNode, { op: 'fuzzy' | '
   return scored.length === 1 && only !== undefined && (only.op === 'fuzzy' || only.op === 'keyword') ? only : null;
 }
 
+/** Whether a search is of the kind a top tier serves: ranked by score alone, with one text node. */
+function mayHaveTier(req: BackendSearch, filter: FilterNode): boolean {
+  return req.query.scored && isDefaultRanked(req.query.sort) && soleTextNode(filter) !== null;
+}
+
 /**
  * The records that can score the maximum: for `keyword`, those holding every term; for `fuzzy`,
  * those holding, for every term, one of its best-quality words. Only for the default order
  * (score, then id) and a first page or a cursor still within that score.
  */
 function topTier(req: BackendSearch, filter: FilterNode, expansions: Expansions | null): { node: FilterNode; words: WordRequirement[]; score: number } | null {
-  if (!req.query.scored || !isDefaultRanked(req.query.sort)) return null;
+  if (!mayHaveTier(req, filter)) return null;
   const node = soleTextNode(filter);
   if (node === null || node.terms.length > MAX_WORD_REQUIREMENTS) return null;
   const path = qualifiedPath('', node.path);

@@ -10,8 +10,8 @@ import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
 import { ensureEntityIndexes } from './entity-indexes.js';
 import { lookupOf } from './lookup-index.js';
-import { planIndexes } from './index-plan.js';
-import { compileSearch, compileTierSearch, type SearchRow } from './compile-search.js';
+import { EXACT_ONLY, planIndexes, type IndexPlan } from './index-plan.js';
+import { compileCheckedSearch, compileSearch, compileTierSearch, type CheckedRow, type SearchRow } from './compile-search.js';
 
 export { compileSearch } from './compile-search.js';
 
@@ -67,21 +67,29 @@ export class PostgresSearchBackend implements SearchBackend {
     // A ranked text search first tries the records that can reach the best score: when they fill
     // the page, no other record can come before them (ties break by id in both).
     const top = tier === null ? [] : await this.#run(db, this.#checked(compileTierSearch(req, tier).compile(db)));
-    const rows = top.length === req.size ? top : await this.#run(db, this.#checked(compileSearch(req, plan).compile(db)));
+    const rows = top.length === req.size ? top : await this.#page(db, req, plan);
     return rows.map((r) => {
       const hit = { id: r.record_id, score: Number(r.score), doc: r.doc };
       return { ...hit, sortValues: sortValuesOf(req.query.sort, hit) };
     });
   }
 
-  #checked(compiled: CompiledQuery<SearchRow>): CompiledQuery<SearchRow> {
+  /** One page by the plan; a plan that assumed complete search text falls back to the exact SQL where it is not. */
+  async #page(db: Db, req: BackendSearch, plan: IndexPlan): Promise<SearchRow[]> {
+    if (plan.assumesText !== true) return this.#run(db, this.#checked(compileSearch(req, plan).compile(db)));
+    const rows = await this.#run(db, this.#checked(compileCheckedSearch(req, plan).compile(db)));
+    if (rows[0]?.complete === false) return this.#run(db, this.#checked(compileSearch(req, EXACT_ONLY).compile(db)));
+    return rows.filter((r): r is SearchRow & CheckedRow => r.record_id !== null);
+  }
+
+  #checked<R>(compiled: CompiledQuery<R>): CompiledQuery<R> {
     if (compiled.parameters.length > MAX_PARAMETERS || compiled.sql.length > MAX_SQL_CHARS) {
       throw new AppError('invalid_query', 'the filter is too large to run: split it into several searches or use fewer, shorter values', { path: 'query.filter' });
     }
     return compiled;
   }
 
-  async #run(db: Db, compiled: CompiledQuery<SearchRow>): Promise<SearchRow[]> {
+  async #run<R>(db: Db, compiled: CompiledQuery<R>): Promise<R[]> {
     const timeoutMs = this.#limits.timeoutMs;
     try {
       return (await db.executeQuery(compiled)).rows;
