@@ -28,7 +28,7 @@ export function contentHash(data: Record<string, unknown>, json = JSON.stringify
 }
 
 /** The upsert payload: a JSON array of {id, hash, shadow, keys, text, words, data}, reusing each record's JSON text. */
-function upsertPayload(records: readonly PageRecord[], words: readonly (number[] | null)[]): string {
+export function upsertPayload(records: readonly PageRecord[], words: readonly (number[] | null)[]): string {
   const parts = records.map((r, i) => {
     const json = r.json ?? JSON.stringify(r.data);
     return `{"id":${JSON.stringify(r.id)},"hash":"${r.hash ?? contentHash(r.data, json)}","shadow":${JSON.stringify(r.shadow ?? null)},"keys":${JSON.stringify(r.keys ?? null)},"text":${JSON.stringify(r.text ?? null)},"words":${JSON.stringify(words[i] ?? null)},"data":${json}}`;

@@ -38,19 +38,6 @@ function put(tenant: string, path: string, word: string, hash: number): void {
   youngSize++;
 }
 
-/** What this process wrote at a path of a tenant: the hash of a word, or undefined. */
-function recallAt(tenant: string, path: string): (word: string) => number | undefined {
-  const fresh = young.get(tenant)?.get(path);
-  const aged = old.get(tenant)?.get(path);
-  return (word) => {
-    const hash = fresh?.get(word);
-    if (hash !== undefined || aged === undefined) return hash;
-    const kept = aged.get(word);
-    if (kept !== undefined) put(tenant, path, word, kept);
-    return kept;
-  };
-}
-
 /** A vocabulary entry with the index hash of its token. */
 export interface HashedEntry extends VocabEntry {
   readonly hash: number;
@@ -63,13 +50,21 @@ export interface HashedEntry extends VocabEntry {
 export function indexWords(connectorId: string, entity: string, records: readonly { readonly words?: readonly WordGroup[] | null }[]): { words: (number[] | null)[]; fresh: HashedEntry[] } {
   const tenant = keyOf(connectorId, entity);
   const seed = tenantSeed(connectorId, entity);
+  // Looked up once per page: a generation that turns over meanwhile only makes later lookups miss.
+  const youngPaths = young.get(tenant);
+  const oldPaths = old.get(tenant);
   const fresh: HashedEntry[] = [];
   const pending = new Map<string, Set<string>>();
   const hashGroup = (g: WordGroup, out: number[]): void => {
+    const known = youngPaths?.get(g.path);
+    const aged = oldPaths?.get(g.path);
     let at: number | undefined;
-    const recall = recallAt(tenant, g.path);
     for (const word of g.words) {
-      let hash = recall(word);
+      let hash = known?.get(word);
+      if (hash === undefined && aged !== undefined) {
+        hash = aged.get(word);
+        if (hash !== undefined) put(tenant, g.path, word, hash);
+      }
       if (hash === undefined) {
         hash = wordHash((at ??= pathSeed(seed, g.path)), word);
         let mine = pending.get(g.path);

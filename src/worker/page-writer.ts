@@ -6,8 +6,8 @@ import { searchableShadow } from '../search/doc.js';
 import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
 import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
-import { recordText } from '../search/postgres/text-index.js';
-import { recordWords, type WordGroup } from '../search/postgres/word-index.js';
+import { recordSearchText } from '../search/postgres/search-text.js';
+import type { WordGroup } from '../search/postgres/word-index.js';
 import { rememberWords } from '../store/vocab-repo.js';
 import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
@@ -59,7 +59,7 @@ export function withShadows(records: readonly PageRecord[], searchable: Readonly
 
 /** `text_lc` and `words` of a record, or nulls when the Postgres backend does not answer searches. */
 function searchText(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>, keep: boolean): { text: string | null; words: WordGroup[] | null } {
-  return keep ? { text: recordText(searchable, data), words: recordWords(searchable, data) } : { text: null, words: null };
+  return keep ? recordSearchText(searchable, data) : { text: null, words: null };
 }
 
 /** The run a page belongs to, as its write needs it. */

@@ -14,22 +14,6 @@ import { anchoredLikeTokens } from '../dsl/like.js';
 /** The shortest literal run worth a trigram lookup (pg_trgm needs 3 characters). */
 const MIN_RUN = 3;
 
-/** Every string in a value, in document order (arrays and objects walked). */
-function collectStrings(value: unknown, out: string[]): void {
-  if (typeof value === 'string') out.push(value);
-  else if (Array.isArray(value)) for (const v of value) collectStrings(v, out);
-  // Keys sorted: jsonb stores objects in its own key order, so a record read back from the store
-  // (a reindex) must give the text its sync wrote, or every row would be rewritten for nothing.
-  else if (typeof value === 'object' && value !== null) for (const k of Object.keys(value).sort()) collectStrings((value as Record<string, unknown>)[k], out);
-}
-
-/** `text_lc` of a record: the lower-cased strings of its searchable fields, one per line. */
-export function recordText(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>): string {
-  const strings: string[] = [];
-  for (const field of Object.keys(searchable)) if (Object.hasOwn(data, field)) collectStrings(data[field], strings);
-  return strings.join('\n').toLowerCase();
-}
-
 /** Literal runs (3+ code points) of a `like` pattern, lower-cased; empty when it has none. */
 export function likeRuns(pattern: string): string[] {
   const tokens = anchoredLikeTokens(pattern.toLowerCase());

@@ -13,8 +13,8 @@ import { textWords } from '../dsl/text.js';
 const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_SPLIT = /[^a-z0-9]+/;
 
-/** textWords, with a faster split for ASCII (the same words: \p{L}\p{N} is [a-z0-9] there). */
-function wordsOf(s: string): string[] {
+/** The reference's words of a string (textWords), with a faster split for ASCII (the same words: \p{L}\p{N} is [a-z0-9] there). */
+export function splitWords(s: string): string[] {
   if (!ASCII.test(s)) return textWords(s);
   const out = s.toLowerCase().split(ASCII_SPLIT);
   return out[0] === '' || out[out.length - 1] === '' ? out.filter((w) => w !== '') : out;
@@ -24,27 +24,6 @@ function wordsOf(s: string): string[] {
 export interface WordGroup {
   readonly path: string;
   readonly words: readonly string[];
-}
-
-function walk(value: unknown, path: string, out: WordGroup[]): void {
-  if (typeof value === 'string') {
-    const words = wordsOf(value);
-    if (words.length > 0) out.push({ path, words });
-  } else if (Array.isArray(value)) {
-    for (const v of value) walk(v, path, out);
-  } else if (typeof value === 'object' && value !== null) {
-    for (const k of Object.keys(value)) walk((value as Record<string, unknown>)[k], `${path}.${k}`, out);
-  }
-}
-
-/**
- * A record's words, grouped per string with their path (no `path:word` string is built: the
- * hashes stream the path, then the word). Duplicates stay; hashing sorts and drops them.
- */
-export function recordWords(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>): WordGroup[] {
-  const out: WordGroup[] = [];
-  for (const field of Object.keys(searchable)) if (Object.hasOwn(data, field)) walk(data[field], field, out);
-  return out;
 }
 
 /** The tokens (`path:word`) of word groups, distinct and sorted: the readable form of `words`. */
@@ -58,13 +37,12 @@ export const pathSeed = (tenant: number, path: string): number => fnv(fnv(tenant
 /** The hash of a word from its path's state ({@link pathSeed}): the same value as {@link tokenHash} of `path:word`. */
 export const wordHash = (path: number, word: string): number => fnv(path, word) | 0;
 
-/** Sorts hashes in numeric order and drops repeats, in place. */
-export function distinctSorted(hashes: number[]): number[] {
-  hashes.sort((a, b) => a - b);
-  let n = 0;
-  for (let i = 0; i < hashes.length; i++) if (i === 0 || hashes[i] !== hashes[i - 1]) hashes[n++] = hashes[i] as number;
-  hashes.length = n;
-  return hashes;
+/** Hashes in numeric order without repeats (sorted natively: a comparator costs more than the rest of the hashing). */
+export function distinctSorted(hashes: readonly number[]): number[] {
+  const sorted = Int32Array.from(hashes).sort();
+  const out: number[] = [];
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) out.push(sorted[i] as number);
+  return out;
 }
 
 /**
@@ -134,7 +112,7 @@ function exactAlternatives(path: string, values: readonly unknown[]): string[][]
   const out: string[][] = [];
   for (const v of values) {
     if (typeof v !== 'string') return null;
-    const words = wordsOf(v);
+    const words = splitWords(v);
     if (words.length === 0) return null;
     out.push(words.map((w) => token(path, w)));
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchParams } from '../../../src/search/dsl/parse.js';
-import { containsPattern, likeRuns, recordText, textRequirements } from '../../../src/search/postgres/text-index.js';
+import { containsPattern, likeRuns, textRequirements } from '../../../src/search/postgres/text-index.js';
+import { recordText } from '../../../src/search/postgres/search-text.js';
 import { target } from '../../conformance/dataset.js';
 
 const reqs = (filter: unknown) => textRequirements(parseSearchParams(target, { query: { filter } }).filter!);

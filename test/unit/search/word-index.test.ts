@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseSearchParams } from '../../../src/search/dsl/parse.js';
-import { expansionKey, fuzzyTerms, hashWords, MAX_WORD_REQUIREMENTS, recordWords, tenantSeed, tokenHash, tokensOf, wordRequirements, type Expansions } from '../../../src/search/postgres/word-index.js';
+import { expansionKey, fuzzyTerms, hashWords, MAX_WORD_REQUIREMENTS, tenantSeed, tokenHash, tokensOf, wordRequirements, type Expansions } from '../../../src/search/postgres/word-index.js';
 import { target } from '../../conformance/dataset.js';
+import { recordWords } from '../../../src/search/postgres/search-text.js';
 
 const parse = (filter: unknown) => parseSearchParams(target, { query: { filter } }).filter!;
 const reqs = (filter: unknown, expansions: Expansions | null = null, lookup: string[] = []) => wordRequirements(parse(filter), lookup, target.idField, expansions);

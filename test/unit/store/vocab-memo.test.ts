@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hashWords, recordWords, tenantSeed } from '../../../src/search/postgres/word-index.js';
+import { recordWords } from '../../../src/search/postgres/search-text.js';
+import { hashWords, tenantSeed } from '../../../src/search/postgres/word-index.js';
 import { indexWords, rememberWords } from '../../../src/store/vocab-repo.js';
 
 const searchable = { name: 'string', tags: 'array' };
