@@ -3,11 +3,15 @@ import type { FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import type { DB } from '../store/db.js';
+import { findCallerConnector, type Connector } from '../store/connectors-repo.js';
+import { hashToken } from '../store/crypto.js';
 import { findPrincipal, type Principal } from '../store/tokens-repo.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal | null;
+    /** The connector the route names, when authentication read it too (null: not read here). */
+    namedConnector: { readonly connector: Connector | null } | null;
   }
 }
 
@@ -28,14 +32,29 @@ export function accessOf(path: string): 'public' | 'session' | 'bearer' {
   return 'bearer';
 }
 
-/** Resolves the principal of a request; throws 401 when the token is missing or unknown. */
-export async function authenticate(db: Kysely<DB>, req: FastifyRequest): Promise<Principal> {
+function bearerToken(req: FastifyRequest): string {
   const header = req.headers.authorization;
   const m = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (m === null) throw new AppError('unauthorized', 'missing bearer token: send Authorization: Bearer <token>');
-  const principal = await findPrincipal(db, m[1] as string);
+  return m[1] as string;
+}
+
+/** Resolves the principal of a request; throws 401 when the token is missing or unknown. */
+export async function authenticate(db: Kysely<DB>, req: FastifyRequest): Promise<Principal> {
+  const principal = await findPrincipal(db, bearerToken(req));
   if (principal === null) throw new AppError('unauthorized', 'invalid or revoked token');
   return principal;
+}
+
+/**
+ * {@link authenticate} for a route naming a connector of the caller's organization (a uuid):
+ * reads the connector in the same round trip, into `req.namedConnector`.
+ */
+export async function authenticateNaming(db: Kysely<DB>, req: FastifyRequest, connectorId: string): Promise<Principal> {
+  const found = await findCallerConnector(db, hashToken(bearerToken(req)), connectorId);
+  if (found === null) throw new AppError('unauthorized', 'invalid or revoked token');
+  req.namedConnector = { connector: found.connector };
+  return found.principal;
 }
 
 /** The request's principal; only routes behind the auth hook call this. */

@@ -4,8 +4,9 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Deps } from '../app/deps.js';
 import { AppError } from '../errors.js';
 import { SEARCH_LIMITS } from '../search/dsl/ast.js';
+import { isConnectorId } from '../store/connectors-repo.js';
 import { sessionPrincipal } from './admin-session.js';
-import { accessOf, authenticate, requireAdmin } from './auth.js';
+import { accessOf, authenticate, authenticateNaming, requireAdmin } from './auth.js';
 import { handleError } from './error-mapper.js';
 import { rejectUnstorable } from './storable-text.js';
 import { createApiMetrics } from './metrics.js';
@@ -21,6 +22,16 @@ import { metricsRoutes } from './routes/metrics.js';
 import { queuesBoard } from './routes/queues-board.js';
 import { publicSchemas, sharedSchemas } from './schemas.js';
 
+/** The tenant route whose every call reads a connector of the caller's organization: its hot path. */
+const EXECUTE = '/api/v1/integrations/connectors/:id/execute';
+
+/** The connector id a tenant execute request names, when it can be one (a uuid). */
+function namedConnector(req: FastifyRequest): string | null {
+  if (req.routeOptions.url !== EXECUTE) return null;
+  const id = (req.params as { id?: unknown }).id;
+  return typeof id === 'string' && isConnectorId(id) ? id : null;
+}
+
 /**
  * The onRequest hook: who is calling (401 without a valid credential where one is needed). It
  * answers auth failures itself, through the one error mapper, because plugins with their own
@@ -32,7 +43,10 @@ function authHook(deps: Deps) {
     // `/admin/%71ueues/...` reaches bull-board while its raw URL looks like any Bearer route.
     const access = accessOf(req.routeOptions.url ?? req.url.split('?')[0] ?? '');
     if (access === 'public') return;
-    if (access === 'bearer' || req.headers.authorization !== undefined) {
+    const named = namedConnector(req);
+    if (access === 'bearer' && named !== null) {
+      req.principal = await authenticateNaming(deps.db, req, named);
+    } else if (access === 'bearer' || req.headers.authorization !== undefined) {
       req.principal = await authenticate(deps.db, req);
     } else {
       req.principal = await sessionPrincipal(deps.db, deps.cursorSecret, req);
@@ -75,6 +89,7 @@ export function buildApi(deps: Deps): FastifyInstance {
   });
   const metrics = createApiMetrics(deps);
   app.decorateRequest('principal', null);
+  app.decorateRequest('namedConnector', null);
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((req, reply) => void reply.status(404).send({ error: { code: 'not_found', message: `no route ${req.method} ${req.url.split('?')[0]}` } }));
   // Route schemas document the API (/openapi.json); our parsers validate and the error mapper

@@ -178,7 +178,11 @@ export async function viewConnector(deps: Deps, c: Connector, now = Date.now()):
  * operators reach every organization through the admin API, never through the tenant routes.
  */
 export async function connectorFor(deps: Deps, principal: Principal, id: string, path = 'connector_id'): Promise<Connector> {
-  const c = await findConnector(deps.db, id, principal.organizationId);
+  return foundConnector(await findConnector(deps.db, id, principal.organizationId), id, path);
+}
+
+/** A connector looked up by id for the caller, or the caller's 404 (other organizations' connectors are "not found" too). */
+export function foundConnector(c: Connector | null, id: string, path = 'connector_id'): Connector {
   if (c === null) throw new AppError('not_found', `connector ${JSON.stringify(id).slice(0, 80)} not found`, { path });
   return c;
 }

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import type { ConnectorRow } from './schema.js';
+import type { Principal } from './tokens-repo.js';
 
 /** A connector as the rest of the app sees it: never with its secret. */
 export interface Connector {
@@ -78,13 +79,36 @@ export async function insertConnector(db: Db, c: NewConnector): Promise<Connecto
 
 /** A connector by id, scoped to an organization when one is given (tenancy: others are "not found"). */
 export async function findConnector(db: Db, id: string, organizationId?: string): Promise<Connector | null> {
-  // Anything Postgres would not parse as a uuid cannot be a connector (and must not become a 500).
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  if (!isConnectorId(id)) return null;
   let q = db.selectFrom('connectors').select(publicColumns).where('id', '=', id);
   if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId);
   const row = await q.executeTakeFirst();
   return row === undefined ? null : toConnector(row);
 }
+
+/**
+ * A live token's principal and, in the same round trip, its organization's connector `id` (null
+ * when there is none by that id): the two lookups of the tenant execute route, its hot path.
+ * Null when the token is unknown or revoked. `id` must be a uuid.
+ */
+export async function findCallerConnector(db: Db, tokenHash: Buffer, id: string): Promise<{ principal: Principal; connector: Connector | null } | null> {
+  const row = await db
+    .selectFrom('api_tokens as t')
+    .leftJoin('connectors as c', (j) => j.on('c.id', '=', id).onRef('c.organization_id', '=', 't.organization_id'))
+    .select(['t.id as token_id', 't.organization_id as token_organization_id', 't.is_admin'])
+    .select(['c.id', 'c.organization_id', 'c.external_user_id', 'c.connector_type', 'c.name', 'c.auth_method', 'c.replication_config', 'c.status', 'c.created_at', 'c.updated_at'])
+    .where('t.token_hash', '=', tokenHash)
+    .where('t.revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (row === undefined) return null;
+  const principal = { organizationId: row.token_organization_id, tokenId: row.token_id, isAdmin: row.is_admin };
+  // A joined row's columns are all null together: its id (the key) says whether there is one.
+  return { principal, connector: row.id === null ? null : toConnector(row as Parameters<typeof toConnector>[0]) };
+}
+
+/** Whether a string can be a connector id: anything Postgres would not parse as a uuid cannot (and must not become a 500). */
+export const isConnectorId = (id: string): boolean => UUID.test(id);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The connector's status under a row lock held to the end of the caller's transaction: `share` to

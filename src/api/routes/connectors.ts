@@ -1,6 +1,6 @@
 /** Public connector routes (overview §4.1): create, read, execute `search`; OAuth initiate is answered as not served here. */
 import type { FastifyInstance } from 'fastify';
-import { assertReplicated, connectorFor, createConnector, parseCreateConnector, viewConnector } from '../../app/connector-service.js';
+import { assertReplicated, connectorFor, createConnector, foundConnector, parseCreateConnector, viewConnector } from '../../app/connector-service.js';
 import { listConnectors, type Connector } from '../../store/connectors-repo.js';
 import type { ApiMetrics } from '../metrics.js';
 import { encodeConnectorsCursor, objectOf, parseConnectorsPage } from '../params.js';
@@ -77,7 +77,9 @@ export function connectorRoutes(app: FastifyInstance, deps: Deps, metrics: ApiMe
   });
 
   app.post<{ Params: { id: string } }>('/api/v1/integrations/connectors/:id/execute', { schema: publicSchemas.execute }, async (req) => {
-    const connector = await connectorFor(deps, principalOf(req), req.params.id);
+    // Authentication read the connector in its round trip (server.ts), unless the id cannot be one.
+    const named = req.namedConnector;
+    const connector = named === null ? await connectorFor(deps, principalOf(req), req.params.id) : foundConnector(named.connector, req.params.id);
     return executeOn(deps, metrics, connector, req.body);
   });
 }
