@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import type { ConnectorRow } from './schema.js';
-import type { Principal } from './tokens-repo.js';
+import { toPrincipal, type Principal } from './tokens-repo.js';
 
 /** A connector as the rest of the app sees it: never with its secret. */
 export interface Connector {
@@ -101,7 +101,7 @@ export async function findCallerConnector(db: Db, tokenHash: Buffer, id: string)
     .where('t.revoked_at', 'is', null)
     .executeTakeFirst();
   if (row === undefined) return null;
-  const principal = { organizationId: row.token_organization_id, tokenId: row.token_id, isAdmin: row.is_admin };
+  const principal = toPrincipal({ id: row.token_id, organization_id: row.token_organization_id, is_admin: row.is_admin });
   // A joined row's columns are all null together: its id (the key) says whether there is one.
   return { principal, connector: row.id === null ? null : toConnector(row as Parameters<typeof toConnector>[0]) };
 }

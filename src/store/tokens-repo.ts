@@ -36,6 +36,9 @@ export async function createToken(db: Db, organizationId: string, opts: { admin?
   return { token, id: row.id };
 }
 
+/** A principal from a token row's id, organization and admin flag. */
+export const toPrincipal = (row: { id: string; organization_id: string; is_admin: boolean }): Principal => ({ organizationId: row.organization_id, tokenId: row.id, isAdmin: row.is_admin });
+
 /** The principal of a live token, or null. */
 export async function findPrincipal(db: Db, token: string): Promise<Principal | null> {
   const row = await db
@@ -44,7 +47,7 @@ export async function findPrincipal(db: Db, token: string): Promise<Principal | 
     .where('token_hash', '=', hashToken(token))
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  return row === undefined ? null : { organizationId: row.organization_id, tokenId: row.id, isAdmin: row.is_admin };
+  return row === undefined ? null : toPrincipal(row);
 }
 
 /** The principal of a live token by its id (admin session cookies carry the id, never the token). */
@@ -56,7 +59,7 @@ export async function findPrincipalById(db: Db, tokenId: string): Promise<Princi
     .where('id', '=', tokenId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
-  return row === undefined ? null : { organizationId: row.organization_id, tokenId: row.id, isAdmin: row.is_admin };
+  return row === undefined ? null : toPrincipal(row);
 }
 
 /** A token as operators list it: never its hash, never its plaintext. */

@@ -27,9 +27,14 @@ export function startWorker(deps: Deps, opts: { concurrency?: number; lockMs?: n
     stalledInterval: Math.max(1000, Math.floor(lockMs / 2)),
     maxStalledCount: 100,
   });
-  worker.on('error', (e) => deps.logger.error({ err: { message: e.message } }, 'worker error'));
+  // Once closing, a queue connection dropped by the database stopping too (the embedded stack,
+  // a host shutting down) is expected: an unfinished job is redelivered from its checkpoint.
+  let closing = false;
+  const report = (what: string) => (e: Error) =>
+    closing ? deps.logger.info({ err: { message: e.message } }, `${what} connection lost while closing`) : deps.logger.error({ err: { message: e.message } }, `${what} error`);
+  worker.on('error', report('worker'));
   const scheduler = deps.queues.worker<ScheduleJob>(SCHEDULE_QUEUE, scheduleProcessor(deps), { concurrency: 2 });
-  scheduler.on('error', (e) => deps.logger.error({ err: { message: e.message } }, 'schedule worker error'));
+  scheduler.on('error', report('schedule worker'));
   // In the background: a worker consumes jobs at once, whatever the number of connectors.
   const restoring = restoreSchedules(deps).then(
     (n) => n > 0 && deps.logger.warn({ restored: n }, 'schedulers missing from the queue were recreated for active connectors'),
@@ -39,6 +44,7 @@ export function startWorker(deps: Deps, opts: { concurrency?: number; lockMs?: n
     worker,
     scheduler,
     close: async () => {
+      closing = true;
       shutdown.abort();
       await Promise.all([worker.close(), scheduler.close(), restoring]);
     },

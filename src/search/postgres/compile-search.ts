@@ -62,7 +62,7 @@ function prefilters(req: BackendSearch, plan: IndexPlan): Sql[] {
  * taken as right for the entity's records: see {@link compileCheckedSearch} otherwise.
  */
 export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_ONLY, lookup: lookupOf(req.target) }): RawBuilder<SearchRow> {
-  return pageOf(req, plan, TRUE);
+  return pageOf(req, plan, null);
 }
 
 /**
@@ -79,10 +79,11 @@ export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan): RawBu
       left join lateral (${pageOf(req, plan, sql`s.complete`)}) p on true`;
 }
 
-function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql): RawBuilder<SearchRow> {
+/** `checked`: the condition a checked search gates its rows on (null: none). */
+function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null): RawBuilder<SearchRow> {
   const row = rowOf('t', req, plan);
   const filter = req.query.filter;
-  const where = sql.join([...prefilters(req, plan), filter === null ? TRUE : compileFilter(filter, row)], sql` and `);
+  const where = sql.join([...(checked === null ? [] : [checked]), ...prefilters(req, plan), filter === null ? TRUE : compileFilter(filter, row)], sql` and `);
   const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
   const after = req.after === null ? TRUE : keysetAfter(req.query.sort, RANKED, req.after);
   // Ordered by score: every matching row is scored anyway, so score each once (Postgres would
@@ -93,7 +94,7 @@ function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql): RawBuilder<S
       select t.record_id, t.data as doc, ${score} as score
         from records t
        where t.connector_id = ${req.connectorId}::uuid and t.entity = ${req.target.entity}
-         and t.deleted_at is null and ${checked} and ${where}
+         and t.deleted_at is null and ${where}
       ${fence}
     ) h
     where ${after}

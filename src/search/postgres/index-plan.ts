@@ -99,10 +99,10 @@ function mayHaveTier(req: BackendSearch, filter: FilterNode): boolean {
 /**
  * The records that can score the maximum: for `keyword`, those holding every term; for `fuzzy`,
  * those holding, for every term, one of its best-quality words. Only for the default order
- * (score, then id) and a first page or a cursor still within that score.
+ * (score, then id; the caller checked {@link mayHaveTier}) and a first page or a cursor still
+ * within that score.
  */
 function topTier(req: BackendSearch, filter: FilterNode, expansions: Expansions | null): { node: FilterNode; words: WordRequirement[]; score: number } | null {
-  if (!mayHaveTier(req, filter)) return null;
   const node = soleTextNode(filter);
   if (node === null || node.terms.length > MAX_WORD_REQUIREMENTS) return null;
   const path = qualifiedPath('', node.path);
