@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../node-flags.js';
 
 const SESSION_ENV = 'SYNCDEX_DEMO_SESSION';
 const BIN = fileURLToPath(new URL('../../../bin/syncdex.mjs', import.meta.url));
@@ -24,7 +25,7 @@ export function inDemoSession(): boolean {
 
 /** Runs `demo <argv>` in a new session; resolves with its exit status. */
 export function superviseDemo(argv: string[]): Promise<number> {
-  const child = spawn(process.execPath, ['--max-semi-space-size=4', BIN, 'demo', ...argv], { detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, [SESSION_ENV]: '1' } });
+  const child = spawn(process.execPath, [...NODE_FLAGS, BIN, 'demo', ...argv], { detached: true, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, [SESSION_ENV]: '1' } });
   let first: number | null = null;
   // The first signal asks for a clean stop; Ctrl-C pressed again later ends the demo at once.
   const onSignal = (): void => {

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_FLAGS } from '../../../src/cli/node-flags.js';
 
 const BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../bin/syncdex.mjs');
 
@@ -17,7 +18,7 @@ export interface WorkerProcess {
  * WORKER_NODE_ARGS (e.g. `--cpu-prof`) are added to them.
  */
 export function spawnWorker(env: Record<string, string>, concurrency = 2): WorkerProcess {
-  const nodeArgs = ['--max-semi-space-size=4', ...(process.env.WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '')];
+  const nodeArgs = [...NODE_FLAGS, ...(process.env.WORKER_NODE_ARGS ?? '').split(' ').filter((a) => a !== '')];
   const child = spawn(process.execPath, [...nodeArgs, BIN, 'worker', '--concurrency', String(concurrency)], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
