@@ -8,7 +8,7 @@
  * - Old space grown by half its live size after a full collection, not by V8's default of up to
  *   4×: pages outlive a 4 MB nursery, so their garbage lands in old space, and with the word index
  *   (hashes, groups, vocabulary per page) the worker's heap grew to 225 MB around 70 MB of live
- *   data: 342 MB peak RSS at a million records. With it: 191 MB at 150,000 records (321 without)
- *   for ~5 % more sync time (bench/README.md, session 17).
+ *   data: 342 MB peak RSS at a million records. With it: 197 MB, and the million-record sync took
+ *   414 s against 421 s (bench/README.md, session 17).
  */
 export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=50'];
