@@ -42,7 +42,7 @@ async function load(db: Kysely<DB>, connectorId: string, n: number, log: (s: str
     const page = withShadows(docs.map((d) => ({ id: String(d.id), data: d })), ENTITY.searchable, lookupFields(ENTITY));
     await Promise.all([
       // As the page writer does once a page commits: later pages skip the words already written.
-      upsertPage(db, connectorId, 'customers', page).then((c) => (statsKeeper(db).wrote(c.inserted + c.updated), rememberWords(connectorId, 'customers', c.words ?? []))),
+      upsertPage(db, connectorId, 'customers', page).then((c) => (statsKeeper(db).wrote(c.inserted + c.updated, { connectorId, entity: 'customers' }), rememberWords(connectorId, 'customers', c.words ?? []))),
       sql`insert into naive (id, doc) select p.id, p.doc from jsonb_to_recordset(${JSON.stringify(docs.map((d) => ({ id: d.id, doc: d })))}::jsonb) as p(id text, doc jsonb)`.execute(db),
     ]);
     // What the worker's page writes do: statistics follow the rows (src/store/table-stats.ts).
@@ -61,8 +61,13 @@ async function loadSmall(db: Kysely<DB>, n: number): Promise<{ id: string; sampl
   const id = await insertConnectorRow(db, 'payments');
   const ds = new Sandbox({ defaultSize: n, seed: 7 }).dataset('payments', 'customers');
   const docs = Array.from({ length: n }, (_, k) => ds.recordAt(k));
-  await upsertPage(db, id, 'customers', withShadows(docs.map((d) => ({ id: String(d.id), data: d })), ENTITY.searchable, lookupFields(ENTITY)));
+  const c = await upsertPage(db, id, 'customers', withShadows(docs.map((d) => ({ id: String(d.id), data: d })), ENTITY.searchable, lookupFields(ENTITY)));
+  rememberWords(id, 'customers', c.words ?? []);
   await setRecordCount(db, id, n);
+  // What its run's end does (a tenant the statistics do not know yet gets analyzed).
+  statsKeeper(db).wrote(c.inserted + c.updated, { connectorId: id, entity: 'customers' });
+  statsKeeper(db).poke(true);
+  await statsKeeper(db).settle();
   return { id, sample: docs[n >> 1] as Record<string, unknown> };
 }
 

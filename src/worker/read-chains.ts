@@ -95,7 +95,7 @@ function batchWriter(deps: SyncDeps, ctx: RunContext): BatchWriter {
     const written = await writePage(deps.db, run, batch.records, batch.checkpoint, batch.pages, previous, turn);
     ctx.shipper.poke();
     const stats = statsKeeper(deps.db, deps.logger);
-    stats.wrote(written.inserted + written.updated);
+    stats.wrote(written.inserted + written.updated, { connectorId: run.connectorId, entity: run.entity });
     stats.poke();
   }, deps.maxBatchRecords, overlapWrites ? 2 : 1);
 }
