@@ -8,7 +8,7 @@ import type { SearchBackend } from './backend.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { parseSearchParams } from './dsl/parse.js';
 import { queryFingerprint } from './fingerprint.js';
-import { projectDoc } from './reference/project.js';
+import { projector } from './reference/project.js';
 import { searchTarget } from './target.js';
 
 /** The response body of a search (overview §4.2). */
@@ -43,8 +43,9 @@ export async function runSearch(
   const page = rows.slice(0, query.limit);
   const last = page[page.length - 1];
   const next = rows.length > query.limit && last !== undefined ? encodeCursor(deps.cursorSecret, fingerprint, last.sortValues) : null;
+  const project = projector(target, query.fields);
   return {
-    hits: page.map((h) => ({ id: h.id, score: h.score, data: projectDoc(target, query.fields, h.doc) })),
+    hits: page.map((h) => ({ id: h.id, score: h.score, data: project(h.doc) })),
     next_cursor: next,
     took_ms: Math.round((performance.now() - started) * 1000) / 1000,
   };

@@ -6,37 +6,55 @@
 import type { SearchTarget } from '../dsl/ast.js';
 import { isJsonObject, ownValue } from './values.js';
 
-export function projectDoc(
-  target: SearchTarget,
-  fields: readonly (readonly string[])[] | null,
-  doc: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
-  const paths = fields ?? Object.keys(target.searchable).map((name) => [name]);
-  const out: Record<string, unknown> = {};
-  for (const path of paths) {
-    if (paths.some((other) => isStrictPrefix(other, path))) continue;
-    const value = path.reduce<unknown>((cur, key) => ownValue(cur, key), doc);
-    if (value !== undefined) setPath(out, path, value);
-  }
-  return out;
+type Path = readonly string[];
+
+/** Projects one document; made once per search ({@link projector}). */
+export type Projector = (doc: Readonly<Record<string, unknown>>) => Record<string, unknown>;
+
+/**
+ * The projection of a search's hits. The kept paths are worked out once, not per hit: a page of
+ * 50 customers compared 31 paths with each other for every hit (a quarter of the in-process
+ * time of a 50-hit search, with the property definitions below).
+ */
+export function projector(target: SearchTarget, fields: readonly Path[] | null): Projector {
+  const all = fields ?? Object.keys(target.searchable).map((name) => [name]);
+  const kept = all.filter((path) => !all.some((other) => isStrictPrefix(other, path)));
+  return (doc) => {
+    const out: Record<string, unknown> = {};
+    for (const path of kept) {
+      const value = path.length === 1 ? ownValue(doc, path[0] as string) : path.reduce<unknown>((cur, key) => ownValue(cur, key), doc);
+      if (value !== undefined) setPath(out, path, value);
+    }
+    return out;
+  };
 }
 
-function isStrictPrefix(prefix: readonly string[], path: readonly string[]): boolean {
+export function projectDoc(target: SearchTarget, fields: readonly Path[] | null, doc: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return projector(target, fields)(doc);
+}
+
+function isStrictPrefix(prefix: Path, path: Path): boolean {
   return prefix.length < path.length && prefix.every((seg, i) => seg === path[i]);
 }
 
-/** Defines an own property: plain assignment to `__proto__` would set the prototype instead. */
+/**
+ * Sets an own property. Plain assignment to `__proto__` would set the prototype instead, so that
+ * key alone is defined; every other key is assigned, which keeps the object in V8's fast mode
+ * (defining each property made dictionary objects, slower to build and to serialize).
+ */
 function put(obj: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
 }
 
-function setPath(out: Record<string, unknown>, path: readonly string[], value: unknown): void {
+function setPath(out: Record<string, unknown>, path: Path, value: unknown): void {
   let cur = out;
-  path.slice(0, -1).forEach((key) => {
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i] as string;
     const next = ownValue(cur, key);
     const child = isJsonObject(next) ? next : {};
     put(cur, key, child);
     cur = child;
-  });
+  }
   put(cur, path[path.length - 1] as string, value);
 }
