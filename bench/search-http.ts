@@ -21,7 +21,13 @@ export interface HttpSearcher {
   close(): Promise<void>;
 }
 
-function ask(child: ChildProcess, job: TimingJob): Promise<{ ms: number[]; hits: number }> {
+/** Forks the agent process (lib/http-agent-process.ts). */
+export function forkAgent(): ChildProcess {
+  return fork(fileURLToPath(new URL('./lib/http-agent-process.ts', import.meta.url)), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+}
+
+/** One timing job run by the agent. */
+export function ask(child: ChildProcess, job: TimingJob): Promise<{ ms: number[]; hits: number }> {
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null): void => reject(new Error(`the bench's HTTP agent exited (${code})`));
     child.once('exit', onExit);
@@ -42,7 +48,7 @@ export async function httpSearcher(databaseUrl: string, env: Record<string, stri
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   // The bench's connectors belong to the organization insertConnectorRow uses.
   const { token } = await createToken(deps.db, await ensureOrganization(deps.db, 'conformance'));
-  const agent = fork(fileURLToPath(new URL('./lib/http-agent-process.ts', import.meta.url)), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const agent = forkAgent();
   return {
     time: (connectorId, params, reps) => {
       const bodies = params.map((p) => JSON.stringify({ entity: 'customers', action: 'search', params: p }));

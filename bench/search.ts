@@ -21,6 +21,7 @@ import type { BenchOpenSearch } from './lib/opensearch.js';
 import { benchDb } from './lib/stack.js';
 import { cases, type Case } from './search-cases.js';
 import { httpSearcher, type HttpSearcher } from './search-http.js';
+import { httpFloor } from './http-floor.js';
 import { statsKeeper } from '../src/store/table-stats.js';
 import { rememberWords } from '../src/store/vocab-repo.js';
 import { insertConnectorRow } from '../test/conformance/postgres-page.js';
@@ -168,6 +169,7 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
     const naive = async (c: Case) => ({ p95: summarize(await timeIt(Math.max(5, Math.floor(reps / 3)), () => c.naive(b.db))).p95, what: 'naive jsonb table' });
     const figures = await caseFigures(pg, all, connector, reps, naive, log);
     const pgP95 = new Map(figures.map((f) => [f.name, f.value]));
+    figures.push(await floorFigure(b.pg.url, all[0] as Case, reps, log));
     figures.push(...(await smallConnectorFigures(pg, small, reps, log)), ...(await pagingFigures(pg.deps, connector, b.db, reps, log)));
     if (os !== null) {
       log(`search: shipping ${n} customers to OpenSearch…`);
@@ -184,6 +186,14 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
     for (const close of closers.reverse()) await close().catch(() => undefined);
     await b.close();
   }
+}
+
+/** The HTTP floor (http-floor.ts) with the body of `c`: what any execute costs on this machine before syncdex does anything. */
+async function floorFigure(databaseUrl: string, c: Case, reps: number, log: (s: string) => void): Promise<Figure> {
+  const body = JSON.stringify({ entity: 'customers', action: 'search', params: c.params() });
+  const floor = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100)));
+  log(`  HTTP floor (bare fastify, 2 × select 1): p50 ${round(floor.p50)} p95 ${round(floor.p95)} ms`);
+  return { group: 'search', name: 'HTTP floor: bare fastify route, 2 × select 1 p95', unit: 'ms', value: round(floor.p95), baseline: null, ratio: null, target: 'report', pass: null, note: `p50 ${round(floor.p50)} p99 ${round(floor.p99)}; the execute endpoint's statements as select 1, same agent and body` };
 }
 
 async function pagingFigures(deps: Parameters<typeof runSearch>[0], connector: { id: string; connectorType: string }, db: Kysely<DB>, reps: number, log: (s: string) => void): Promise<Figure[]> {
