@@ -1,5 +1,6 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import { callbackPool } from './callback-pool.js';
 import type { DB } from './schema.js';
 
 export type { DB };
@@ -26,6 +27,6 @@ export function createDb(databaseUrl: string, max = 10, opts: { statementTimeout
   // away (failover, pg_terminate_backend) emits 'error' with no listener, which would crash the
   // process; the query in flight still rejects, and the pool drops the dead client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: callbackPool(pool) }) });
   return { db, pool };
 }

@@ -1,0 +1,30 @@
+/**
+ * pg's pool as kysely takes it, with every statement run in pg's callback mode. Measured at a
+ * million records (bench/README.md, session 18): with pg 8's promise mode, each young-generation
+ * collection of a process running searches promoted 2–4 MB and paused it 8–19 ms, a pause every
+ * 15 or so searches, which set their p95; run in callback mode, the same loop's collections
+ * promoted a few KB and paused under 2 ms. The rows, the errors and the pool are pg's own.
+ */
+import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
+import type pg from 'pg';
+
+/** The pool kysely's PostgresDialect runs on; `pool` stays the caller's (its events, its end). */
+export function callbackPool(pool: pg.Pool): PostgresPool {
+  // One wrapper per pg client: kysely keeps its connection objects per client it is given.
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let w = wrappers.get(client);
+    if (w === undefined) {
+      w = {
+        query: ((text: string, values: readonly unknown[]) =>
+          new Promise<PostgresQueryResult<unknown>>((resolve, reject) => {
+            client.query(text, values as unknown[], (err: Error | null, res: pg.QueryResult) => (err ? reject(err) : resolve(res as unknown as PostgresQueryResult<unknown>)));
+          })) as PostgresPoolClient['query'],
+        release: () => client.release(),
+      };
+      wrappers.set(client, w);
+    }
+    return w;
+  };
+  return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
+}
