@@ -139,6 +139,23 @@ function textNode(op: 'fuzzy' | 'keyword', path: FieldPath, value: unknown, valu
 }
 
 /** True when the filter holds a `fuzzy` or `keyword` node anywhere (also under `not`). */
+/** How many `fuzzy`/`keyword` operators a filter holds, at any depth. */
+export function countTextNodes(node: FilterNode): number {
+  switch (node.op) {
+    case 'fuzzy':
+    case 'keyword':
+      return 1;
+    case 'and':
+    case 'or':
+      return node.filters.reduce((n, f) => n + countTextNodes(f), 0);
+    case 'not':
+    case 'any':
+      return countTextNodes(node.filter);
+    default:
+      return 0;
+  }
+}
+
 export function hasTextNode(node: FilterNode): boolean {
   switch (node.op) {
     case 'fuzzy':

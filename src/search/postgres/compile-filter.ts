@@ -18,11 +18,13 @@ export interface RowContext {
   readonly row?: { readonly recordId: Sql; readonly keys: Sql; readonly idField: string; readonly lookup: readonly string[] };
   /** How many `any` levels enclose this context: each level's alias is its own, or an inner one would capture the outer's. */
   readonly depth?: number;
+  /** Words written out in place ({@link wordsOf}), not through `sx_words`: set for filters with few text operators. */
+  readonly inlineWords?: boolean;
 }
 
 /** The context of one element of an `any` array, aliased `alias` (with ordinality `i`). */
 export function elementContext(outer: RowContext, shadow: Sql, alias: string): RowContext {
-  return { doc: sql.ref(`${alias}.e`), shadow: sql`(${shadow} -> (${sql.ref(`${alias}.i`)} - 1)::int)`, depth: (outer.depth ?? 0) + 1 };
+  return { doc: sql.ref(`${alias}.e`), shadow: sql`(${shadow} -> (${sql.ref(`${alias}.i`)} - 1)::int)`, depth: (outer.depth ?? 0) + 1, inlineWords: outer.inlineWords === true };
 }
 
 /** An alias unique to the `any` level it names (`a1`, `a2`, ... under `prefix` `a`). */
@@ -137,12 +139,15 @@ export function likePattern(pattern: string): string | null {
 
 /**
  * The words of a string value (`text[]`): its shadow's when it has one, else split in SQL (ASCII:
- * `[a-z0-9]` runs are exactly the reference's words). The same as migration 0002's `sx_words`,
+ * `[a-z0-9]` runs are exactly the reference's words). With `inline`, migration 0002's `sx_words`
  * written out in place: a SQL function whose body holds a sub-select is never inlined by the
  * planner, and calling it cost about 10 µs a row (a keyword filter over 1,000 records: 12.3 ms
- * through the function, 5.5 ms inline).
+ * through the function, 5.5 ms inline). Written out, a value's expression appears four times, and
+ * an `or` repeats its branches in the score: filters with many text operators at the contract's
+ * bounds grew past the statement limit, so they call the function.
  */
-export function wordsOf(v: Sql, s: Sql): Sql {
+export function wordsOf(v: Sql, s: Sql, inline: boolean): Sql {
+  if (!inline) return sql`sx_words(${v}, ${s})`;
   return sql`(case when jsonb_typeof(${s}) = 'object' then array(select jsonb_array_elements_text(${s} -> 'w'))
     when jsonb_typeof(${v}) = 'string' then array_remove(regexp_split_to_array(lower((${v} #>> '{}') collate "C"), '[^a-z0-9]+'), '') end)`;
 }
@@ -186,11 +191,11 @@ function anyHolds(ctx: RowContext, path: FieldPath, inner: FilterNode): Sql {
  * there are: a 1,024-character text stays one bind parameter.
  */
 function fuzzyHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {
-  return someText(ctx, path, (v, s) => sql`sx_fuzzy_score(${wordsOf(v, s)}, ${[...terms]}::text[]) > 0`);
+  return someText(ctx, path, (v, s) => sql`sx_fuzzy_score(${wordsOf(v, s, ctx.inlineWords === true)}, ${[...terms]}::text[]) > 0`);
 }
 
 function keywordHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {
-  return someText(ctx, path, (v, s) => sql`(${wordsOf(v, s)} && ${[...terms]}::text[])`);
+  return someText(ctx, path, (v, s) => sql`(${wordsOf(v, s, ctx.inlineWords === true)} && ${[...terms]}::text[])`);
 }
 
 /** Compiles a filter node to a boolean SQL expression (never NULL). */

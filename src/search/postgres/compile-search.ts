@@ -5,6 +5,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { BackendSearch } from '../backend.js';
+import { countTextNodes } from '../dsl/filter.js';
 import { compileFilter, FALSE, TRUE, type RowContext } from './compile-filter.js';
 import { matchedScore } from './compile-score.js';
 import { keysetAfter, orderBy, type RankedRow } from './compile-sort.js';
@@ -45,8 +46,12 @@ function wordPrefilter(reqs: readonly WordRequirement[], seed: number): Sql[] {
   });
 }
 
+/** Up to this many text operators, a filter's words are written out in place (compile-filter.ts `wordsOf`). */
+const INLINE_WORDS_MAX = 8;
+
 function rowOf(alias: string, req: BackendSearch, plan: IndexPlan): RowContext {
-  return { doc: sql.ref(`${alias}.data`), shadow: sql.ref(`${alias}.shadow`), row: { recordId: sql.ref(`${alias}.record_id`), keys: sql.ref(`${alias}.keys`), idField: req.target.idField, lookup: plan.lookup } };
+  const inlineWords = req.query.filter === null || countTextNodes(req.query.filter) <= INLINE_WORDS_MAX;
+  return { doc: sql.ref(`${alias}.data`), shadow: sql.ref(`${alias}.shadow`), row: { recordId: sql.ref(`${alias}.record_id`), keys: sql.ref(`${alias}.keys`), idField: req.target.idField, lookup: plan.lookup }, inlineWords };
 }
 
 const RANKED: RankedRow = { doc: sql.ref('h.doc'), score: sql.ref('h.score'), id: sql.ref('h.record_id') };
