@@ -69,7 +69,8 @@ export interface TenantWrites {
  */
 async function someTenantStale(db: Kysely<DB>, written: Iterable<TenantWrites>): Promise<boolean> {
   for (const w of written) {
-    if (w.rows < TENANT_MIN_ROWS || (w.plannerRows !== undefined && w.rows <= w.plannerRows)) continue;
+    // Stale by its last answer (none yet: past the minimum is enough to ask).
+    if (!isTenantStale(w.rows, w.plannerRows ?? 0)) continue;
     w.plannerRows = await plannerTenantRows(db, w.tenant);
     if (isTenantStale(w.rows, w.plannerRows)) return true;
   }

@@ -138,8 +138,7 @@ function textNode(op: 'fuzzy' | 'keyword', path: FieldPath, value: unknown, valu
   return { op, path, text, terms };
 }
 
-/** True when the filter holds a `fuzzy` or `keyword` node anywhere (also under `not`). */
-/** How many `fuzzy`/`keyword` operators a filter holds, at any depth. */
+/** How many `fuzzy`/`keyword` operators a filter holds, at any depth (also under `not`). */
 export function countTextNodes(node: FilterNode): number {
   switch (node.op) {
     case 'fuzzy':
@@ -156,18 +155,5 @@ export function countTextNodes(node: FilterNode): number {
   }
 }
 
-export function hasTextNode(node: FilterNode): boolean {
-  switch (node.op) {
-    case 'fuzzy':
-    case 'keyword':
-      return true;
-    case 'and':
-    case 'or':
-      return node.filters.some(hasTextNode);
-    case 'not':
-    case 'any':
-      return hasTextNode(node.filter);
-    default:
-      return false;
-  }
-}
+/** True when the filter holds a `fuzzy` or `keyword` node anywhere (also under `not`). */
+export const hasTextNode = (node: FilterNode): boolean => countTextNodes(node) > 0;

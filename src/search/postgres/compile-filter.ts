@@ -18,13 +18,13 @@ export interface RowContext {
   readonly row?: { readonly recordId: Sql; readonly keys: Sql; readonly idField: string; readonly lookup: readonly string[] };
   /** How many `any` levels enclose this context: each level's alias is its own, or an inner one would capture the outer's. */
   readonly depth?: number;
-  /** Words written out in place ({@link wordsOf}), not through `sx_words`: set for filters with few text operators. */
-  readonly inlineWords?: boolean;
+  /** Words written out in place ({@link wordsOf}), not through `sx_words`: true for filters with few text operators. */
+  readonly inlineWords: boolean;
 }
 
 /** The context of one element of an `any` array, aliased `alias` (with ordinality `i`). */
 export function elementContext(outer: RowContext, shadow: Sql, alias: string): RowContext {
-  return { doc: sql.ref(`${alias}.e`), shadow: sql`(${shadow} -> (${sql.ref(`${alias}.i`)} - 1)::int)`, depth: (outer.depth ?? 0) + 1, inlineWords: outer.inlineWords === true };
+  return { doc: sql.ref(`${alias}.e`), shadow: sql`(${shadow} -> (${sql.ref(`${alias}.i`)} - 1)::int)`, depth: (outer.depth ?? 0) + 1, inlineWords: outer.inlineWords };
 }
 
 /** An alias unique to the `any` level it names (`a1`, `a2`, ... under `prefix` `a`). */
@@ -191,11 +191,11 @@ function anyHolds(ctx: RowContext, path: FieldPath, inner: FilterNode): Sql {
  * there are: a 1,024-character text stays one bind parameter.
  */
 function fuzzyHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {
-  return someText(ctx, path, (v, s) => sql`sx_fuzzy_score(${wordsOf(v, s, ctx.inlineWords === true)}, ${[...terms]}::text[]) > 0`);
+  return someText(ctx, path, (v, s) => sql`sx_fuzzy_score(${wordsOf(v, s, ctx.inlineWords)}, ${[...terms]}::text[]) > 0`);
 }
 
 function keywordHolds(ctx: RowContext, path: FieldPath, terms: readonly string[]): Sql {
-  return someText(ctx, path, (v, s) => sql`(${wordsOf(v, s, ctx.inlineWords === true)} && ${[...terms]}::text[])`);
+  return someText(ctx, path, (v, s) => sql`(${wordsOf(v, s, ctx.inlineWords)} && ${[...terms]}::text[])`);
 }
 
 /** Compiles a filter node to a boolean SQL expression (never NULL). */

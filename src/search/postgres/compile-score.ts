@@ -22,8 +22,8 @@ function bestStringScore(ctx: RowContext, node: TextNode, fn: 'sx_fuzzy_score' |
   const shadow = valueAt(ctx.shadow, node.path);
   const terms = sql`${[...node.terms]}::text[]`;
   const f = sql.raw(fn);
-  return sql`(case when jsonb_typeof(${value}) = 'string' then ${f}(${wordsOf(value, shadow, ctx.inlineWords === true)}, ${terms})
-    when jsonb_typeof(${value}) = 'array' then coalesce((select max(${f}(${wordsOf(sql.ref('c.e'), sql`(${shadow} -> (c.i - 1)::int)`, ctx.inlineWords === true)}, ${terms}))
+  return sql`(case when jsonb_typeof(${value}) = 'string' then ${f}(${wordsOf(value, shadow, ctx.inlineWords)}, ${terms})
+    when jsonb_typeof(${value}) = 'array' then coalesce((select max(${f}(${wordsOf(sql.ref('c.e'), sql`(${shadow} -> (c.i - 1)::int)`, ctx.inlineWords)}, ${terms}))
       from jsonb_array_elements(${value}) with ordinality as c(e, i) where jsonb_typeof(c.e) = 'string'), 0)
     else 0 end)::float8`;
 }
