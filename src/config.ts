@@ -39,6 +39,7 @@ const schema = z
     SEARCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     RUN_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
     TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+    DATABASE_PREPARED_STATEMENTS: z.enum(['true', 'false']).default('true'),
   });
 
 /** Rules across variables; checked on the raw values so they are reported with the others. */
@@ -100,6 +101,8 @@ export interface Config {
   readonly runRetentionDays: number;
   /** Behind a reverse proxy: trust X-Forwarded-For/-Proto (client address, https). */
   readonly trustProxy: boolean;
+  /** Run the hot fixed statements (auth lookups) as named prepared statements (src/store/prepared-statements.ts). */
+  readonly preparedStatements: boolean;
 }
 
 /** Parses an environment (default: process.env); throws one `config_invalid` listing every problem. */
@@ -137,5 +140,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     searchTimeoutMs: e.SEARCH_TIMEOUT_MS,
     runRetentionDays: e.RUN_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY === 'true',
+    preparedStatements: e.DATABASE_PREPARED_STATEMENTS === 'true',
   };
 }

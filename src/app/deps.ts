@@ -91,10 +91,10 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
     need(cursorSecret, 'CURSOR_SECRET', CURSOR_HINT);
   }
   const runtime = runtimeOf(config, opts);
-  const { db, pool } = createDb(databaseUrl, config.databasePoolMax);
+  const { db, pool } = createDb(databaseUrl, config.databasePoolMax, { preparedStatements: config.preparedStatements });
   // Its own pool, so a slow search can neither exceed its time nor take the connections that
   // auth, probes and writes need. Connections open only when a search runs (workers never do).
-  const searchDb = createDb(databaseUrl, 8, { statementTimeoutMs: config.searchTimeoutMs }).db;
+  const searchDb = createDb(databaseUrl, 8, { statementTimeoutMs: config.searchTimeoutMs, preparedStatements: config.preparedStatements }).db;
   const queueUrl = config.queueBackend === 'redis' ? need(config.redisUrl, 'REDIS_URL', 'or set QUEUE_BACKEND=postgres') : databaseUrl;
   const queues = createQueueFactory(config.queueBackend === 'redis' ? { kind: 'redis', url: queueUrl, prefix: config.queuePrefix } : { kind: 'postgres', url: queueUrl });
   const syncQueue = queues.queue<SyncJob>(SYNC_QUEUE);

@@ -7,9 +7,14 @@
  */
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import { preparedName } from './prepared-statements.js';
 
-/** The pool kysely's PostgresDialect runs on; `pool` stays the caller's (its events, its end). */
-export function callbackPool(pool: pg.Pool): PostgresPool {
+/**
+ * The pool kysely's PostgresDialect runs on; `pool` stays the caller's (its events, its end).
+ * `prepared`: statements registered with prepareText run as named statements (false behind a
+ * connection pooler that cannot keep them, such as PgBouncer before 1.21 in transaction mode).
+ */
+export function callbackPool(pool: pg.Pool, prepared = true): PostgresPool {
   // One wrapper per pg client: kysely keeps its connection objects per client it is given.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
@@ -18,7 +23,10 @@ export function callbackPool(pool: pg.Pool): PostgresPool {
       w = {
         query: ((text: string, values: readonly unknown[]) =>
           new Promise<PostgresQueryResult<unknown>>((resolve, reject) => {
-            client.query(text, values as unknown[], (err: Error | null, res: pg.QueryResult) => (err ? reject(err) : resolve(res as unknown as PostgresQueryResult<unknown>)));
+            const done = (err: Error | null, res: pg.QueryResult): void => (err ? reject(err) : resolve(res as unknown as PostgresQueryResult<unknown>));
+            const name = prepared ? preparedName(text) : undefined;
+            if (name === undefined) client.query(text, values as unknown[], done);
+            else client.query({ name, text, values: values as unknown[] }, done);
           })) as PostgresPoolClient['query'],
         release: () => client.release(),
       };

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './db.js';
+import { executePrepared } from './prepared-statements.js';
 import type { ConnectorRow } from './schema.js';
 import { toPrincipal, type Principal } from './tokens-repo.js';
 
@@ -92,14 +93,15 @@ export async function findConnector(db: Db, id: string, organizationId?: string)
  * Null when the token is unknown or revoked. `id` must be a uuid.
  */
 export async function findCallerConnector(db: Db, tokenHash: Buffer, id: string): Promise<{ principal: Principal; connector: Connector | null } | null> {
-  const row = await db
+  const query = db
     .selectFrom('api_tokens as t')
     .leftJoin('connectors as c', (j) => j.on('c.id', '=', id).onRef('c.organization_id', '=', 't.organization_id'))
     .select(['t.id as token_id', 't.organization_id as token_organization_id', 't.is_admin'])
     .select(['c.id', 'c.organization_id', 'c.external_user_id', 'c.connector_type', 'c.name', 'c.auth_method', 'c.replication_config', 'c.status', 'c.created_at', 'c.updated_at'])
     .where('t.token_hash', '=', tokenHash)
-    .where('t.revoked_at', 'is', null)
-    .executeTakeFirst();
+    .where('t.revoked_at', 'is', null);
+  // Every execute request runs it: planned once per connection (two unique-key lookups).
+  const row = (await executePrepared(db, query))[0];
   if (row === undefined) return null;
   const principal = toPrincipal({ id: row.token_id, organization_id: row.token_organization_id, is_admin: row.is_admin });
   // A joined row's columns are all null together: its id (the key) says whether there is one.

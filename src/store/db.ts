@@ -18,7 +18,7 @@ export type Db = Kysely<DB> | Transaction<DB>;
  */
 export const IDLE_IN_TRANSACTION_MS = 10 * 60_000;
 
-export function createDb(databaseUrl: string, max = 10, opts: { statementTimeoutMs?: number } = {}): { db: Kysely<DB>; pool: pg.Pool } {
+export function createDb(databaseUrl: string, max = 10, opts: { statementTimeoutMs?: number; preparedStatements?: boolean } = {}): { db: Kysely<DB>; pool: pg.Pool } {
   const timeout = opts.statementTimeoutMs === undefined ? {} : { statement_timeout: opts.statementTimeoutMs };
   const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'syncdex', idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS, ...timeout });
   // An idle client erroring (server restart) must not crash the process; the next query reconnects.
@@ -27,6 +27,6 @@ export function createDb(databaseUrl: string, max = 10, opts: { statementTimeout
   // away (failover, pg_terminate_backend) emits 'error' with no listener, which would crash the
   // process; the query in flight still rejects, and the pool drops the dead client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: callbackPool(pool) }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: callbackPool(pool, opts.preparedStatements !== false) }) });
   return { db, pool };
 }

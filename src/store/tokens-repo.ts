@@ -1,4 +1,5 @@
 import type { Db } from './db.js';
+import { executePrepared } from './prepared-statements.js';
 import { hashToken, newToken } from './crypto.js';
 
 /** Who a bearer token speaks for. */
@@ -41,12 +42,9 @@ export const toPrincipal = (row: { id: string; organization_id: string; is_admin
 
 /** The principal of a live token, or null. */
 export async function findPrincipal(db: Db, token: string): Promise<Principal | null> {
-  const row = await db
-    .selectFrom('api_tokens')
-    .select(['id', 'organization_id', 'is_admin'])
-    .where('token_hash', '=', hashToken(token))
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+  const query = db.selectFrom('api_tokens').select(['id', 'organization_id', 'is_admin']).where('token_hash', '=', hashToken(token)).where('revoked_at', 'is', null);
+  // Every bearer request that names no connector runs it: planned once per connection.
+  const [row] = await executePrepared(db, query);
   return row === undefined ? null : toPrincipal(row);
 }
 
