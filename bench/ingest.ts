@@ -19,7 +19,7 @@ import { startSandboxServer } from '../src/sandbox/server.js';
 import { getRun } from '../src/store/runs-repo.js';
 import { createToken, ensureOrganization, findPrincipal } from '../src/store/tokens-repo.js';
 import { spawnWorker } from '../test/integration/helpers/worker-process.js';
-import { cpuPerRecord, cpuSnapshot, type CpuSnapshot } from './lib/cpu-share.js';
+import { cpuPerRecord, cpuSnapshot, quiet, type CpuSnapshot } from './lib/cpu-share.js';
 import { benchDb } from './lib/stack.js';
 import { round, type Figure } from './lib/stats.js';
 import { indexedCopySeconds } from './indexed-copy.js';
@@ -103,6 +103,9 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
     if (opts.copy !== false) log(`ingest: COPY of ${n} rows ${round(copySec)} s (${Math.round(n / copySec)} rows/s)`);
     const principal = await findPrincipal(deps.db, (await createToken(deps.db, await ensureOrganization(deps.db, 'bench'))).token);
     const groupOf = (pid: number, cmd: string): string => (pid === worker.child.pid ? 'worker' : pid === process.pid ? 'bench' : /postgres/.test(cmd) ? 'postgres' : 'other');
+    // A worker is a long-lived process: its start (modules loaded and compiled, about a second
+    // of CPU here) is not work per record, so the clock starts once it idles.
+    await quiet(worker.child.pid as number);
     const cpuBefore = cpuSnapshot(groupOf);
     const t0 = performance.now();
     const connector = await createConnector(deps, principal!, parseCreateConnector({ external_user_id: 'b', connector_type: 'payments', name: 'bench', credentials: { api_key: 'k' }, replication_config: { entities: ['customers'] } }));

@@ -69,3 +69,23 @@ export function cpuPerRecord(before: CpuSnapshot, after: CpuSnapshot, records: n
   }
   return { groups, busy: us(after.machine.busy - before.machine.busy), idle: us(after.machine.idle - before.machine.idle) };
 }
+
+/**
+ * Resolves once process `pid` has gone quiet (at most one clock tick of CPU in `windowMs`), or
+ * after `timeoutMs`: a freshly spawned worker loads and compiles its modules for about a second,
+ * which is not work per record.
+ */
+export async function quiet(pid: number, windowMs = 500, timeoutMs = 30_000): Promise<void> {
+  const ticks = (): number => {
+    const p = readProc(pid);
+    return p === null ? Number.NaN : p.user + p.system;
+  };
+  const deadline = performance.now() + timeoutMs;
+  let last = ticks();
+  while (performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, windowMs));
+    const now = ticks();
+    if (!(now - last > 1)) return;
+    last = now;
+  }
+}
