@@ -15,6 +15,12 @@ describe('config', () => {
     expect(() => loadConfig({ QUEUE_PREFIX: 'a:b' })).toThrow(/QUEUE_PREFIX/);
   });
 
+  it('prepares the auth lookups unless told not to (poolers that cannot keep prepared statements)', () => {
+    expect(loadConfig({}).preparedStatements).toBe(true);
+    expect(loadConfig({ DATABASE_PREPARED_STATEMENTS: 'false' }).preparedStatements).toBe(false);
+    expect(() => loadConfig({ DATABASE_PREPARED_STATEMENTS: 'no' })).toThrow(/DATABASE_PREPARED_STATEMENTS/);
+  });
+
   it('lists every problem at once, naming each variable', () => {
     let err: unknown;
     try {
