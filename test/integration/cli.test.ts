@@ -1,10 +1,10 @@
 /** The `syncdex` command as operators run it: a real process on the test database, exit codes included. */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { buildDeps, type Deps } from '../../src/app/deps.js';
 import { loadConfig } from '../../src/config.js';
 import { loadSealedSecret } from '../../src/store/connectors-repo.js';
@@ -147,7 +147,10 @@ describe('syncdex CLI', () => {
   });
 
   it('reads credentials from a file or stdin, keeping them out of the process list', async () => {
-    const file = join(tmpdir(), `syncdex-cli-creds-${process.pid}.json`);
+    // In a directory of its own, removed afterwards: a credentials file must not outlive the test.
+    const dir = mkdtempSync(join(tmpdir(), 'syncdex-cli-creds-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'creds.json');
     writeFileSync(file, '{"api_key":"sk_from_file"}\n', { mode: 0o600 });
     const base = ['connectors', 'create', '--org', 'cli-org', '--type', 'payments', '--name', 'from file', '--config', '{"entities":["customers"]}', '--json'];
     const fromFile = json<{ id: string }>(await cli(...base, '--credentials-file', file));
