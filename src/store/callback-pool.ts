@@ -11,7 +11,7 @@ import { preparedName } from './prepared-statements.js';
 
 /**
  * The pool kysely's PostgresDialect runs on; `pool` stays the caller's (its events, its end).
- * `prepared`: statements registered with prepareText run as named statements (false behind a
+ * `prepared`: statements run through executePrepared (prepared-statements.ts) are named (false behind a
  * connection pooler that cannot keep them, such as PgBouncer before 1.21 in transaction mode).
  */
 export function callbackPool(pool: pg.Pool, prepared = true): PostgresPool {

@@ -101,7 +101,7 @@ export async function findCallerConnector(db: Db, tokenHash: Buffer, id: string)
     .where('t.token_hash', '=', tokenHash)
     .where('t.revoked_at', 'is', null);
   // Every execute request runs it: planned once per connection (two unique-key lookups).
-  const row = (await executePrepared(db, query))[0];
+  const [row] = await executePrepared(db, query);
   if (row === undefined) return null;
   const principal = toPrincipal({ id: row.token_id, organization_id: row.token_organization_id, is_admin: row.is_admin });
   // A joined row's columns are all null together: its id (the key) says whether there is one.

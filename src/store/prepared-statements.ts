@@ -14,15 +14,11 @@ const names = new Map<string, string>();
 /** The longest registered text: longer statements (every search, every page write) skip the lookup. */
 let longest = 0;
 
-/** Registers `text` to run prepared; returns its name (derived from the text: one name per text). */
-export function prepareText(text: string): string {
-  let name = names.get(text);
-  if (name === undefined) {
-    name = `sx_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
-    names.set(text, name);
-    longest = Math.max(longest, text.length);
-  }
-  return name;
+/** Registers `text` to run prepared, under a name derived from it (one name per text). */
+function register(text: string): void {
+  if (names.has(text)) return;
+  names.set(text, `sx_${createHash('sha256').update(text).digest('hex').slice(0, 24)}`);
+  longest = Math.max(longest, text.length);
 }
 
 /** The statement name `text` runs under, or undefined when it runs unnamed. */
@@ -33,6 +29,6 @@ export function preparedName(text: string): string | undefined {
 /** Runs a kysely query as a prepared statement (where the store's pool prepares; unnamed elsewhere); returns its rows. */
 export async function executePrepared<R>(db: Db, query: Compilable<R>): Promise<R[]> {
   const compiled = query.compile();
-  prepareText(compiled.sql);
+  register(compiled.sql);
   return (await db.executeQuery(compiled)).rows;
 }
