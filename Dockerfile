@@ -7,4 +7,4 @@ COPY src ./src
 COPY migrations ./migrations
 COPY tsconfig.json ./
 USER node
-ENTRYPOINT ["node", "--max-semi-space-size=4", "--heap-growing-percent=50", "bin/syncdex.mjs"]
+ENTRYPOINT ["node", "--max-semi-space-size=32", "--heap-growing-percent=50", "bin/syncdex.mjs"]

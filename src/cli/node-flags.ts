@@ -2,13 +2,18 @@
  * The V8 flags every syncdex process runs with. The shebang of bin/syncdex.mjs and the
  * Dockerfile's ENTRYPOINT repeat them (neither can import this); a unit test keeps them equal.
  *
- * - A 4 MB young-generation semi-space (V8's default grows to 16): the worker allocates fast and
- *   short-lived (pages, records); the smaller nursery cut peak RSS from 312 to 263 MB at 200k
- *   records with the same throughput (bench/README.md, session 6).
+ * - A 32 MB young-generation semi-space (V8's default grows to 16). A page waits in the worker
+ *   through the writes ahead of it while the pages after it are read and derived: with a 4 MB
+ *   nursery much of what it holds survived two scavenges, copied and then promoted (a
+ *   60,000-record sync scavenged 918 times and promoted 826 MB; the V8 helper threads, which run
+ *   most of that, used about 40 % of the worker's CPU). With 32 MB the worker's CPU per record
+ *   fell from 131-142 to 101-105 µs and the sync ran about 8 % faster; peak RSS of the
+ *   million-record sync 249 MB (bench/README.md, session 20). 64 MB: 88-94 µs, but 310 MB of
+ *   RSS at 60,000 records already.
  * - Old space grown by half its live size after a full collection, not by V8's default of up to
- *   4×: pages outlive a 4 MB nursery, so their garbage lands in old space, and with the word index
+ *   4×: pages that outlive the nursery leave their garbage in old space, and with the word index
  *   (hashes, groups, vocabulary per page) the worker's heap grew to 225 MB around 70 MB of live
  *   data: 342 MB peak RSS at a million records. With it: 197 MB, and the million-record sync took
  *   414 s against 421 s (bench/README.md, session 17).
  */
-export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4', '--heap-growing-percent=50'];
+export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=32', '--heap-growing-percent=50'];
