@@ -25,6 +25,8 @@ import { round, type Figure } from './lib/stats.js';
 import { indexedCopySeconds } from './indexed-copy.js';
 import { storeWriteSeconds } from './store-write.js';
 import { writePathCpu } from './write-path-cpu.js';
+import { bareWriterCpu } from './bare-writer.js';
+import { insertConnectorRow } from '../test/conformance/postgres-page.js';
 
 const copyText = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 
@@ -68,9 +70,10 @@ async function waitRun(db: Parameters<typeof getRun>[0], id: string): Promise<vo
 /**
  * The full sync's CPU per record, per process, and the machine's busy and idle time. The worker's
  * own CPU has a target (the text-search issue), shown beside the pure write-path work measured
- * in this process (write-path-cpu.ts): the floor of the worker's figure with these structures.
+ * in this process (write-path-cpu.ts): the floor of the worker's figure with these structures;
+ * and beside it the bare writer's (bare-writer.ts): that work with its I/O, and nothing else.
  */
-function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: number, floor: ReturnType<typeof writePathCpu>): Figure[] {
+function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: number, floor: ReturnType<typeof writePathCpu>, bare: Awaited<ReturnType<typeof bareWriterCpu>> | null): Figure[] {
   if (before === null || after === null) return [];
   const { groups, busy, idle } = cpuPerRecord(before, after, n);
   const figure = (name: string, value: number, note?: string): Figure => ({ group: 'ingest cpu', name, unit: 'µs/rec', value: round(value, 1), baseline: null, ratio: null, target: 'reported', pass: null, ...(note === undefined ? {} : { note }) });
@@ -80,6 +83,7 @@ function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: nu
     { ...figure('full sync: worker', worker, `${round(groups.worker?.system ?? 0, 1)} of it system; baseline: the pure write-path work alone, in process (${steps} µs)`), baseline: round(floor.total, 1), ratio: round(worker / floor.total, 2), target: '≤ 50 µs/rec', pass: worker <= 50 },
     ...['postgres', 'bench'].map((g) => figure(g === 'bench' ? 'full sync: bench process (serves the sandbox)' : `full sync: ${g}`, (groups[g]?.user ?? 0) + (groups[g]?.system ?? 0), `${round(groups[g]?.system ?? 0, 1)} of it system`)),
     figure('full sync: whole machine busy', busy, `${round(idle, 1)} µs/rec idle`),
+    ...(bare === null ? [] : [figure('bare writer: fetch, parse, derive, upsert, one page at a time, nothing else', bare.perRecord, `${round(bare.system, 1)} of it system; the least CPU a worker writing these structures uses here, ${bare.records} records`)]),
   ];
 }
 
@@ -115,7 +119,10 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
     const cpuAfter = cpuSnapshot(groupOf);
     const floor = writePathCpu(sandbox, Math.min(n, 20_000));
     log(`ingest: pure write-path work ${round(floor.total, 1)} µs/rec in process (${Object.entries(floor.steps).map(([k, v]) => `${k} ${round(v, 1)}`).join(', ')})`);
-    const cpu = cpuFigures(cpuBefore, cpuAfter, n, floor);
+    // The bare writer writes the same pages as another tenant, in the same database.
+    const bare = opts.resync === false ? null : await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl: sb.url, connectorId: await insertConnectorRow(b.db, 'payments') });
+    if (bare !== null) log(`ingest: bare writer ${round(bare.perRecord, 1)} µs/rec (${round(bare.system, 1)} system)`);
+    const cpu = cpuFigures(cpuBefore, cpuAfter, n, floor, bare);
     log(`ingest: full sync ${round(syncSec)} s (${Math.round(n / syncSec)} rec/s)`);
     if (opts.resync === false) {
       const peak = await peakRssMb(worker.child.pid as number);
