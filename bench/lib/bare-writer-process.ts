@@ -11,7 +11,7 @@ import { firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams, wi
 import { HttpConnectorRuntime } from '../../src/connectors/runtime-client.js';
 import { lookupFields } from '../../src/search/target.js';
 import { createDb } from '../../src/store/db.js';
-import { upsertPage } from '../../src/store/records-repo.js';
+import { prepareUpsert, runUpsert } from '../../src/store/records-repo.js';
 import { rememberWords } from '../../src/store/vocab-repo.js';
 import { withShadows } from '../../src/worker/page-writer.js';
 
@@ -38,8 +38,9 @@ async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
     while (params !== null) {
       const page = await runtime.execute({ connectorType: 'payments', credentials: { api_key: 'k' }, ...readCall(entity), params: runtimeParams(def, entity, params) });
       const raw = recordsOf(entity, page.data);
-      const rows = withShadows(raw.map((r) => withDerivedFields(entity, r)).map((d) => ({ id: String(d[entity.idField]), data: d })), entity.searchable, lookup);
-      const counts = await upsertPage(db, job.connectorId, 'customers', rows);
+      // Derived straight into the payload, as the page writer does: nothing derived is held through the statement.
+      const upsert = prepareUpsert(job.connectorId, 'customers', withShadows(raw.map((r) => withDerivedFields(entity, r)).map((d) => ({ id: String(d[entity.idField]), data: d })), entity.searchable, lookup));
+      const counts = await runUpsert(db, job.connectorId, 'customers', upsert);
       rememberWords(job.connectorId, 'customers', counts.words ?? []);
       records += raw.length;
       params = nextPageParams(entity, params, { records: raw, meta: page.meta });

@@ -23,7 +23,7 @@ export interface PageRecord {
 }
 
 /** The content hash of a record: md5 of its JSON text. */
-export function contentHash(data: Record<string, unknown>, json = JSON.stringify(data)): string {
+export function contentHash(json: string): string {
   return hash('md5', json);
 }
 
@@ -31,7 +31,7 @@ export function contentHash(data: Record<string, unknown>, json = JSON.stringify
 export function upsertPayload(records: readonly PageRecord[], words: readonly (number[] | null)[]): string {
   const parts = records.map((r, i) => {
     const json = r.json ?? JSON.stringify(r.data);
-    return `{"id":${JSON.stringify(r.id)},"hash":"${r.hash ?? contentHash(r.data, json)}","shadow":${JSON.stringify(r.shadow ?? null)},"keys":${JSON.stringify(r.keys ?? null)},"text":${JSON.stringify(r.text ?? null)},"words":${JSON.stringify(words[i] ?? null)},"data":${json}}`;
+    return `{"id":${JSON.stringify(r.id)},"hash":"${r.hash ?? contentHash(json)}","shadow":${JSON.stringify(r.shadow ?? null)},"keys":${JSON.stringify(r.keys ?? null)},"text":${JSON.stringify(r.text ?? null)},"words":${JSON.stringify(words[i] ?? null)},"data":${json}}`;
   });
   return `[${parts.join(',')}]`;
 }
@@ -82,21 +82,37 @@ export async function awaitWrite(db: Db, key: string): Promise<void> {
   await sql`select pg_advisory_xact_lock_shared(hashtextextended(${`write/${key}`}, 0))`.execute(db);
 }
 
+/** A page's upsert made ready: the statement's payload and the vocabulary words it adds; it holds no record. */
+export interface PreparedUpsert {
+  readonly payload: string;
+  readonly rows: number;
+  readonly fresh: readonly HashedEntry[];
+}
+
+/** Builds a page's upsert (words hashed, payload serialized) in one synchronous pass. */
+export function prepareUpsert(connectorId: string, entity: string, records: readonly PageRecord[]): PreparedUpsert {
+  const indexed = indexWords(connectorId, entity, records);
+  return { payload: upsertPayload(records, indexed.words), rows: records.length, fresh: indexed.fresh };
+}
+
 /**
  * Upserts a page in one statement. The content hash (md5 of the record's JSON) skips
  * unchanged rows, so a re-sync of unchanged data writes no record rows; a tombstoned record
  * that reappears is revived with a new version.
  */
 export async function upsertPage(db: Db, connectorId: string, entity: string, records: readonly PageRecord[]): Promise<UpsertCounts> {
-  if (records.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+  return runUpsert(db, connectorId, entity, prepareUpsert(connectorId, entity, records));
+}
+
+/** Runs a prepared upsert ({@link upsertPage}). */
+export async function runUpsert(db: Db, connectorId: string, entity: string, upsert: PreparedUpsert): Promise<UpsertCounts> {
+  if (upsert.rows === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   // Hashing the JSON text here is much cheaper than md5(data::text) in Postgres, which has to
   // re-serialize every jsonb value; a source that reorders keys only costs a redundant update.
-  const indexed = indexWords(connectorId, entity, records);
-  const payload = upsertPayload(records, indexed.words);
   const result = await sql<{ inserted: boolean }>`
     insert into records as r (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version)
     select ${connectorId}::uuid, ${entity}, p.id, p.data, p.shadow, p.keys, p.text, p.words, p.hash, nextval('record_version_seq')
-      from jsonb_to_recordset(${payload}::jsonb) as p(id text, data jsonb, shadow jsonb, keys jsonb, text text, words int4[], hash text)
+      from jsonb_to_recordset(${upsert.payload}::jsonb) as p(id text, data jsonb, shadow jsonb, keys jsonb, text text, words int4[], hash text)
     on conflict (connector_id, entity, record_id) do update
        set data = excluded.data,
            shadow = excluded.shadow,
@@ -112,8 +128,8 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
   const inserted = result.rows.filter((r) => r.inserted).length;
   const updated = result.rows.length - inserted;
   // The words' vocabulary in the same transaction: a fuzzy search never sees a word it cannot expand to.
-  await insertWords(db, connectorId, entity, indexed.fresh);
-  return { inserted, updated, unchanged: records.length - result.rows.length, words: indexed.fresh };
+  await insertWords(db, connectorId, entity, upsert.fresh);
+  return { inserted, updated, unchanged: upsert.rows - result.rows.length, words: upsert.fresh };
 }
 
 /**

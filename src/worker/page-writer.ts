@@ -9,7 +9,7 @@ import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.j
 import { recordSearchText } from '../search/postgres/search-text.js';
 import type { WordGroup } from '../search/postgres/word-index.js';
 import { rememberWords } from '../store/vocab-repo.js';
-import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, upsertPage, type PageRecord } from '../store/records-repo.js';
+import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, prepareUpsert, runUpsert, type PageRecord } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
 
@@ -39,7 +39,7 @@ export function prepareRecords(records: readonly PageRecord[]): PageRecord[] {
   return records.map((r) => {
     if (r.json !== undefined && r.hash !== undefined) return r;
     const json = r.json ?? JSON.stringify(r.data);
-    return { ...r, json, hash: r.hash ?? contentHash(r.data, json) };
+    return { ...r, json, hash: r.hash ?? contentHash(json) };
   });
 }
 
@@ -99,11 +99,13 @@ export async function writePage(
     turn.taken();
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.
     const stored = await liveHashes(tx, run.connectorId, run.entity, unique.map((r) => r.id));
-    const changed = withShadows(unique.filter((r) => stored.get(r.id) !== r.hash), run.searchable, run.lookup, run.text !== false);
+    const changed = unique.filter((r) => stored.get(r.id) !== r.hash);
     // Not live before (new, or tombstoned): live after this write. Ids are unique within the write,
     // and no other write of the entity touches them meanwhile (entity lock, disjoint overlaps).
     const becameLive = changed.reduce((n, r) => n + (stored.has(r.id) ? 0 : 1), 0);
-    const counts = await upsertPage(tx, run.connectorId, run.entity, changed);
+    // Derived and serialized in one pass that leaves only the payload: nothing derived per record
+    // outlives it into the statement's round trip.
+    const counts = await runUpsert(tx, run.connectorId, run.entity, prepareUpsert(run.connectorId, run.entity, withShadows(changed, run.searchable, run.lookup, run.text !== false)));
     committed = () => rememberWords(run.connectorId, run.entity, counts.words ?? []);
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
