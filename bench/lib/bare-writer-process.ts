@@ -11,9 +11,9 @@ import { firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams, wi
 import { HttpConnectorRuntime } from '../../src/connectors/runtime-client.js';
 import { lookupFields } from '../../src/search/target.js';
 import { createDb } from '../../src/store/db.js';
-import { prepareUpsert, runUpsert } from '../../src/store/records-repo.js';
+import { runUpsert } from '../../src/store/records-repo.js';
 import { rememberWords } from '../../src/store/vocab-repo.js';
-import { withShadows } from '../../src/worker/page-writer.js';
+import { changedUpsert } from '../../src/worker/page-writer.js';
 
 /** What the parent asks for. */
 export interface BareWriterJob {
@@ -28,7 +28,7 @@ export type BareWriterAnswer = { readonly records: number; readonly cpuMicros: n
 async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
   const def = getConnectorDef('payments');
   const entity = getEntityDef(def, 'customers');
-  const lookup = lookupFields(entity);
+  const writes = { connectorId: job.connectorId, entity: 'customers', searchable: entity.searchable, lookup: lookupFields(entity) };
   const runtime = new HttpConnectorRuntime({ baseUrl: job.runtimeUrl, timeoutMs: 60_000 });
   const { db } = createDb(job.databaseUrl, 2);
   try {
@@ -38,8 +38,10 @@ async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
     while (params !== null) {
       const page = await runtime.execute({ connectorType: 'payments', credentials: { api_key: 'k' }, ...readCall(entity), params: runtimeParams(def, entity, params) });
       const raw = recordsOf(entity, page.data);
-      // Derived straight into the payload, as the page writer does: nothing derived is held through the statement.
-      const upsert = prepareUpsert(job.connectorId, 'customers', withShadows(raw.map((r) => withDerivedFields(entity, r)).map((d) => ({ id: String(d[entity.idField]), data: d })), entity.searchable, lookup));
+      const upsert = changedUpsert(writes, raw.map((r) => {
+        const data = withDerivedFields(entity, r);
+        return { id: String(data[entity.idField]), data };
+      }));
       const counts = await runUpsert(db, job.connectorId, 'customers', upsert);
       rememberWords(job.connectorId, 'customers', counts.words ?? []);
       records += raw.length;

@@ -95,16 +95,16 @@ export function prepareUpsert(connectorId: string, entity: string, records: read
   return { payload: upsertPayload(records, indexed.words), rows: records.length, fresh: indexed.fresh };
 }
 
-/**
- * Upserts a page in one statement. The content hash (md5 of the record's JSON) skips
- * unchanged rows, so a re-sync of unchanged data writes no record rows; a tombstoned record
- * that reappears is revived with a new version.
- */
+/** Upserts a page: {@link prepareUpsert}, then {@link runUpsert}. */
 export async function upsertPage(db: Db, connectorId: string, entity: string, records: readonly PageRecord[]): Promise<UpsertCounts> {
   return runUpsert(db, connectorId, entity, prepareUpsert(connectorId, entity, records));
 }
 
-/** Runs a prepared upsert ({@link upsertPage}). */
+/**
+ * Runs a prepared upsert in one statement. The content hash (md5 of the record's JSON) skips
+ * unchanged rows, so a re-sync of unchanged data writes no record rows; a tombstoned record
+ * that reappears is revived with a new version.
+ */
 export async function runUpsert(db: Db, connectorId: string, entity: string, upsert: PreparedUpsert): Promise<UpsertCounts> {
   if (upsert.rows === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   // Hashing the JSON text here is much cheaper than md5(data::text) in Postgres, which has to

@@ -9,7 +9,7 @@ import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.j
 import { recordSearchText } from '../search/postgres/search-text.js';
 import type { WordGroup } from '../search/postgres/word-index.js';
 import { rememberWords } from '../store/vocab-repo.js';
-import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, prepareUpsert, runUpsert, type PageRecord } from '../store/records-repo.js';
+import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, prepareUpsert, runUpsert, type PageRecord, type PreparedUpsert } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
 
@@ -55,6 +55,15 @@ export function withShadows(records: readonly PageRecord[], searchable: Readonly
     keys: r.keys ?? lookupKeys(lookup, r.data),
     ...(searchable === undefined ? {} : { shadow: ASCII_JSON.test(r.json as string) ? null : (searchableShadow(searchable, r.data) ?? null), ...searchText(searchable, r.data, text) }),
   }));
+}
+
+/**
+ * The upsert of a page's changed records, derived (withShadows) straight into the statement's
+ * payload: nothing derived per record outlives this call into the statement's round trip, where
+ * the worker goes on reading the next pages and every young collection would copy it.
+ */
+export function changedUpsert(run: Pick<PageRun, 'connectorId' | 'entity' | 'searchable' | 'lookup' | 'text'>, records: readonly PageRecord[]): PreparedUpsert {
+  return prepareUpsert(run.connectorId, run.entity, withShadows(records, run.searchable, run.lookup, run.text !== false));
 }
 
 /** `text_lc` and `words` of a record, or nulls when the Postgres backend does not answer searches. */
@@ -103,9 +112,7 @@ export async function writePage(
     // Not live before (new, or tombstoned): live after this write. Ids are unique within the write,
     // and no other write of the entity touches them meanwhile (entity lock, disjoint overlaps).
     const becameLive = changed.reduce((n, r) => n + (stored.has(r.id) ? 0 : 1), 0);
-    // Derived and serialized in one pass that leaves only the payload: nothing derived per record
-    // outlives it into the statement's round trip.
-    const counts = await runUpsert(tx, run.connectorId, run.entity, prepareUpsert(run.connectorId, run.entity, withShadows(changed, run.searchable, run.lookup, run.text !== false)));
+    const counts = await runUpsert(tx, run.connectorId, run.entity, changedUpsert(run, changed));
     committed = () => rememberWords(run.connectorId, run.entity, counts.words ?? []);
     if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
