@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import { indexWords, insertWords, type HashedEntry } from './vocab-repo.js';
-import type { WordGroup } from '../search/postgres/word-index.js';
+import type { RecordStrings } from '../search/postgres/word-index.js';
 
 /** One record of a page, keyed by its id in the entity's id field. */
 export interface PageRecord {
@@ -18,8 +18,8 @@ export interface PageRecord {
   readonly json?: string;
   /** Its searchable strings lower-cased (src/search/postgres/text-index.ts); null when not kept. */
   readonly text?: string | null;
-  /** Its words per string, with their paths (src/search/postgres/word-index.ts); null when not kept. */
-  readonly words?: readonly WordGroup[] | null;
+  /** Its searchable strings with their paths, whose words it is indexed by (src/search/postgres/word-index.ts); null when not kept. */
+  readonly strings?: RecordStrings | null;
 }
 
 /** The content hash of a record: md5 of its JSON text. */

@@ -4,18 +4,20 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { distinctSorted, pathSeed, tenantSeed, wordHash, type VocabEntry, type WordGroup } from '../search/postgres/word-index.js';
+import { distinctSorted, pathSeed, scanWords, tenantSeed, type RecordStrings, type VocabEntry, type WordVisitor } from '../search/postgres/word-index.js';
 
 /**
- * Words this process already wrote to the vocabulary, with their hash, per (connector, entity)
- * and path: a page skips them (a sync writes each word about once) and reuses their hash.
+ * Words this process already wrote to the vocabulary, per (connector, entity), keyed by their
+ * hash: a page skips them (a sync writes each word about once) and never builds their text.
  * Filled only after the writing transaction commits, or a rolled-back page would leave words
  * remembered that no row holds. Bounded by two generations: once the young one holds
  * {@link GENERATION} words it becomes the old one and the oldest is dropped; a word met in the
  * old one moves to the young one, so the words a sync keeps meeting stay. A dropped word is only
- * written again, which readers' `distinct` (and a reindex's dedupe) absorbs.
+ * written again, which readers' `distinct` (and a reindex's dedupe) absorbs; so is a word whose
+ * hash another word of its tenant took first (about one pair per 100,000 words).
  */
-type Generation = Map<string, Map<string, Map<string, number>>>;
+type Memo = Map<number, HashedEntry>;
+type Generation = Map<string, Memo>;
 let young: Generation = new Map();
 let old: Generation = new Map();
 let youngSize = 0;
@@ -23,18 +25,16 @@ const GENERATION = 100_000;
 
 const keyOf = (connectorId: string, entity: string): string => `${connectorId}/${entity}`;
 
-function put(tenant: string, path: string, word: string, hash: number): void {
+function put(tenant: string, entry: HashedEntry): void {
   if (youngSize >= GENERATION) {
     old = young;
     young = new Map();
     youngSize = 0;
   }
-  let paths = young.get(tenant);
-  if (paths === undefined) young.set(tenant, (paths = new Map()));
-  let words = paths.get(path);
-  if (words === undefined) paths.set(path, (words = new Map()));
-  if (words.has(word)) return;
-  words.set(word, hash);
+  let memo = young.get(tenant);
+  if (memo === undefined) young.set(tenant, (memo = new Map()));
+  if (memo.has(entry.hash)) return;
+  memo.set(entry.hash, entry);
   youngSize++;
 }
 
@@ -43,53 +43,80 @@ export interface HashedEntry extends VocabEntry {
   readonly hash: number;
 }
 
+/** Whether `entry` is the word `text.slice(start, end)` at `path`, without slicing. */
+const isWord = (entry: HashedEntry | undefined, path: string, text: string, start: number, end: number): entry is HashedEntry =>
+  entry !== undefined && entry.path === path && entry.word.length === end - start && text.startsWith(entry.word, start);
+
+/** Paths' hash states per tenant, past which new paths are hashed per string (free-form keys). */
+const MAX_PATHS = 10_000;
+const pathStates = new Map<string, Map<string, number>>();
+
+/** One page's words: their hashes per record, and the entries the vocabulary does not hold yet. */
+class PageWords implements WordVisitor {
+  readonly fresh: HashedEntry[] = [];
+  private readonly pending = new Map<number, HashedEntry>();
+  private readonly states: Map<string, number>;
+  private hashes: number[] = [];
+  private path = '';
+
+  constructor(
+    private readonly tenant: string,
+    private readonly seed: number,
+    // Looked up once per page: a generation that turns over meanwhile only makes later lookups miss.
+    private readonly youngMemo = young.get(tenant),
+    private readonly oldMemo = old.get(tenant),
+  ) {
+    let states = pathStates.get(tenant);
+    if (states === undefined) pathStates.set(tenant, (states = new Map()));
+    this.states = states;
+  }
+
+  /** The `words` column of a record: the hashes of its strings' words, distinct and sorted. */
+  record(strings: RecordStrings): number[] {
+    this.hashes = [];
+    for (let i = 0; i < strings.texts.length; i++) {
+      this.path = strings.paths[i] as string;
+      scanWords(strings.texts[i] as string, this.stateOf(this.path), this);
+    }
+    return distinctSorted(this.hashes);
+  }
+
+  word(hash: number, text: string, start: number, end: number): void {
+    this.hashes.push(hash);
+    if (isWord(this.youngMemo?.get(hash), this.path, text, start, end)) return;
+    const aged = this.oldMemo?.get(hash);
+    if (isWord(aged, this.path, text, start, end)) return put(this.tenant, aged);
+    const mine = this.pending.get(hash);
+    if (isWord(mine, this.path, text, start, end)) return;
+    const entry = { hash, path: this.path, word: start === 0 && end === text.length ? text : text.slice(start, end) };
+    if (mine === undefined) this.pending.set(hash, entry);
+    this.fresh.push(entry);
+  }
+
+  private stateOf(path: string): number {
+    let at = this.states.get(path);
+    if (at === undefined) {
+      at = pathSeed(this.seed, path);
+      if (this.states.size < MAX_PATHS) this.states.set(path, at);
+    }
+    return at;
+  }
+}
+
 /**
  * The `words` column of each record (hashes within the tenant, as hashWords gives them) and the
  * vocabulary entries among them that this process has not written yet (each once).
  */
-export function indexWords(connectorId: string, entity: string, records: readonly { readonly words?: readonly WordGroup[] | null }[]): { words: (number[] | null)[]; fresh: HashedEntry[] } {
-  const tenant = keyOf(connectorId, entity);
-  const seed = tenantSeed(connectorId, entity);
-  // Looked up once per page: a generation that turns over meanwhile only makes later lookups miss.
-  const youngPaths = young.get(tenant);
-  const oldPaths = old.get(tenant);
-  const fresh: HashedEntry[] = [];
-  const pending = new Map<string, Set<string>>();
-  const hashGroup = (g: WordGroup, out: number[]): void => {
-    const known = youngPaths?.get(g.path);
-    const aged = oldPaths?.get(g.path);
-    let at: number | undefined;
-    for (const word of g.words) {
-      let hash = known?.get(word);
-      if (hash === undefined && aged !== undefined) {
-        hash = aged.get(word);
-        if (hash !== undefined) put(tenant, g.path, word, hash);
-      }
-      if (hash === undefined) {
-        hash = wordHash((at ??= pathSeed(seed, g.path)), word);
-        let mine = pending.get(g.path);
-        if (mine === undefined) pending.set(g.path, (mine = new Set()));
-        if (!mine.has(word)) {
-          mine.add(word);
-          fresh.push({ hash, path: g.path, word });
-        }
-      }
-      out.push(hash);
-    }
-  };
-  const words = records.map((r) => {
-    if (r.words === null || r.words === undefined) return null;
-    const out: number[] = [];
-    for (const g of r.words) hashGroup(g, out);
-    return distinctSorted(out);
-  });
-  return { words, fresh };
+export function indexWords(connectorId: string, entity: string, records: readonly { readonly strings?: RecordStrings | null }[]): { words: (number[] | null)[]; fresh: HashedEntry[] } {
+  const page = new PageWords(keyOf(connectorId, entity), tenantSeed(connectorId, entity));
+  const words = records.map((r) => (r.strings === null || r.strings === undefined ? null : page.record(r.strings)));
+  return { words, fresh: page.fresh };
 }
 
 /** After the transaction that wrote `entries` committed: later pages skip them. */
 export function rememberWords(connectorId: string, entity: string, entries: readonly HashedEntry[]): void {
   const tenant = keyOf(connectorId, entity);
-  for (const e of entries) put(tenant, e.path, e.word, e.hash);
+  for (const e of entries) put(tenant, e);
 }
 
 /** Adds words to an entity's vocabulary, as one array-bound statement. */

@@ -7,7 +7,7 @@ import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
 import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
 import { recordSearchText } from '../search/postgres/search-text.js';
-import type { WordGroup } from '../search/postgres/word-index.js';
+import type { RecordStrings } from '../search/postgres/word-index.js';
 import { rememberWords } from '../store/vocab-repo.js';
 import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, prepareUpsert, runUpsert, type PageRecord, type PreparedUpsert } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
@@ -66,9 +66,9 @@ export function changedUpsert(run: Pick<PageRun, 'connectorId' | 'entity' | 'sea
   return prepareUpsert(run.connectorId, run.entity, withShadows(records, run.searchable, run.lookup, run.text !== false));
 }
 
-/** `text_lc` and `words` of a record, or nulls when the Postgres backend does not answer searches. */
-function searchText(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>, keep: boolean): { text: string | null; words: WordGroup[] | null } {
-  return keep ? recordSearchText(searchable, data) : { text: null, words: null };
+/** `text_lc` and the strings `words` come from, or nulls when the Postgres backend does not answer searches. */
+function searchText(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>, keep: boolean): { text: string | null; strings: RecordStrings | null } {
+  return keep ? recordSearchText(searchable, data) : { text: null, strings: null };
 }
 
 /** The run a page belongs to, as its write needs it. */

@@ -26,6 +26,58 @@ export interface WordGroup {
   readonly words: readonly string[];
 }
 
+/** A record's searchable strings, lower-cased, each beside the path its words are qualified by. */
+export interface RecordStrings {
+  readonly paths: readonly string[];
+  readonly texts: readonly string[];
+}
+
+/** The words of a record's strings, grouped per string (the readable form; the write path scans instead). */
+export function wordGroups(strings: RecordStrings): WordGroup[] {
+  const out: WordGroup[] = [];
+  strings.texts.forEach((text, i) => {
+    const words = splitWords(text);
+    if (words.length > 0) out.push({ path: strings.paths[i] as string, words });
+  });
+  return out;
+}
+
+/** Takes the words of a string as hashes and positions, from {@link scanWords}. */
+export interface WordVisitor {
+  /** The word `text.slice(start, end)`, hashed from its path's state as {@link wordHash} hashes it. */
+  word(hash: number, text: string, start: number, end: number): void;
+}
+
+const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && c <= 57);
+
+/**
+ * The words {@link splitWords} gives of a lower-cased string, hashed from its path's state `at`,
+ * in order. An ASCII string is scanned in place: no word string is built, since most words of a
+ * sync are known already and only a new one needs its text.
+ */
+export function scanWords(lower: string, at: number, v: WordVisitor): void {
+  if (!ASCII.test(lower)) {
+    for (const w of textWords(lower)) v.word(wordHash(at, w), w, 0, w.length);
+    return;
+  }
+  let h = at;
+  let start = -1;
+  for (let i = 0; i < lower.length; i++) {
+    const c = lower.charCodeAt(i);
+    if (isWordCode(c)) {
+      if (start < 0) {
+        start = i;
+        h = at;
+      }
+      h = Math.imul(h ^ c, 0x01000193);
+    } else if (start >= 0) {
+      v.word(h | 0, lower, start, i);
+      start = -1;
+    }
+  }
+  if (start >= 0) v.word(h | 0, lower, start, lower.length);
+}
+
 /** The tokens (`path:word`) of word groups, distinct and sorted: the readable form of `words`. */
 export function tokensOf(groups: readonly WordGroup[]): string[] {
   return [...new Set(groups.flatMap((g) => g.words.map((w) => token(g.path, w))))].sort();

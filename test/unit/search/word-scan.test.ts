@@ -1,0 +1,64 @@
+/**
+ * The write path's words (search-text.ts walks, vocab-repo.ts scans and hashes in place) equal
+ * the reference's: every string of the searchable fields lower-cased, split by textWords, each
+ * word qualified by its object path, hashed per tenant; and a first page reports each of those
+ * tokens as new exactly once.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { textWords } from '../../../src/search/dsl/text.js';
+import { recordSearchText } from '../../../src/search/postgres/search-text.js';
+import { tenantSeed, tokenHash } from '../../../src/search/postgres/word-index.js';
+import { indexWords, rememberWords } from '../../../src/store/vocab-repo.js';
+
+const SEARCHABLE = { name: 'string', tags: 'array', address: 'object', metadata: 'object' };
+const CHARS = ['a', 'Z', 'q', '0', '9', ' ', '-', '_', '.', '@', '/', '`', '{', '[', '\u007f', '\u0000', '\n', 'é', 'İ', 'ß', 'Σ', 'ς', '٣', '😀', '\u00a0', '\u212a', 'ﬀ'];
+const text = fc.oneof(fc.array(fc.constantFrom(...CHARS), { maxLength: 30 }).map((cs) => cs.join('')), fc.string({ unit: 'binary', maxLength: 30 }), fc.constantFrom('ada', 'Ada Lovelace', 'the', 'THE the'));
+const key = fc.constantFrom('city', 'zip', 'note', 'a.b', '', 'É');
+const value = fc.letrec((tie) => ({
+  leaf: fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)),
+  node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(key, tie('node'), { maxKeys: 3 })),
+})).node;
+const record = fc.record({ name: value, tags: fc.array(value, { maxLength: 4 }), address: value, metadata: fc.dictionary(key, value, { maxKeys: 4 }), secret: text }, { requiredKeys: [] });
+
+/** The reference: paths as object keys from the record down (arrays skipped), words as textWords splits them. */
+function referenceTokens(data: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, path: string): void => {
+    if (typeof v === 'string') for (const w of textWords(v.toLowerCase())) out.push(`${path}:${w}`);
+    else if (Array.isArray(v)) for (const x of v) walk(x, path);
+    else if (typeof v === 'object' && v !== null) for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
+  };
+  for (const field of Object.keys(SEARCHABLE)) if (Object.hasOwn(data, field)) walk(data[field], field);
+  return [...new Set(out)];
+}
+
+let tenants = 0;
+
+describe('the scanned words of a record', () => {
+  it('hash the reference tokens, distinct and sorted, and a first page reports each token once', () => {
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 4 }), (page) => {
+        const tenant = `scan-${tenants++}`;
+        const seed = tenantSeed(tenant, 'customers');
+        const indexed = indexWords(tenant, 'customers', page.map((data) => ({ strings: recordSearchText(SEARCHABLE, data).strings })));
+        page.forEach((data, i) => {
+          const expected = [...new Set(referenceTokens(data).map((t) => tokenHash(seed, t)))].sort((a, b) => a - b);
+          expect(indexed.words[i]).toEqual(expected);
+        });
+        const all = [...new Set(page.flatMap(referenceTokens))].sort();
+        expect(indexed.fresh.map((e) => `${e.path}:${e.word}`).sort()).toEqual(all);
+        for (const e of indexed.fresh) expect(e.hash).toBe(tokenHash(seed, `${e.path}:${e.word}`));
+        rememberWords(tenant, 'customers', indexed.fresh);
+        expect(indexWords(tenant, 'customers', page.map((data) => ({ strings: recordSearchText(SEARCHABLE, data).strings }))).fresh).toEqual([]);
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('the search text is every searchable string lower-cased, one per line, object keys in sorted order', () => {
+    const { text: t, strings } = recordSearchText(SEARCHABLE, { secret: 'X', name: 'ÀDA', address: { zip: 'Z1', city: 'London' }, tags: ['VIP', 2, ['Deep']] });
+    expect(t).toBe('àda\nvip\ndeep\nlondon\nz1');
+    expect(strings.paths).toEqual(['name', 'tags', 'tags', 'address.city', 'address.zip']);
+  });
+});
