@@ -71,9 +71,10 @@ async function waitRun(db: Parameters<typeof getRun>[0], id: string): Promise<vo
  * The full sync's CPU per record, per process, and the machine's busy and idle time. The worker's
  * own CPU has a target (the text-search issue), shown beside the pure write-path work measured
  * in this process (write-path-cpu.ts): the floor of the worker's figure with these structures;
- * and beside it the bare writer's (bare-writer.ts): that work with its I/O, and nothing else.
+ * and beside it the bare writer's (bare-writer.ts): that work with its I/O, and nothing else; and
+ * the forward floor's: the I/O and parse alone, under any worker that derives in JavaScript.
  */
-function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: number, floor: ReturnType<typeof writePathCpu>, bare: Awaited<ReturnType<typeof bareWriterCpu>> | null): Figure[] {
+function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: number, floor: ReturnType<typeof writePathCpu>, bare: BareWriters | null): Figure[] {
   if (before === null || after === null) return [];
   const { groups, busy, idle } = cpuPerRecord(before, after, n);
   const figure = (name: string, value: number, note?: string): Figure => ({ group: 'ingest cpu', name, unit: 'µs/rec', value: round(value, 1), baseline: null, ratio: null, target: 'reported', pass: null, ...(note === undefined ? {} : { note }) });
@@ -83,8 +84,20 @@ function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: nu
     { ...figure('full sync: worker', worker, `${round(groups.worker?.system ?? 0, 1)} of it system; baseline: the pure write-path work alone, in process (${steps} µs)`), baseline: round(floor.total, 1), ratio: round(worker / floor.total, 2), target: '≤ 50 µs/rec', pass: worker <= 50 },
     ...['postgres', 'bench'].map((g) => figure(g === 'bench' ? 'full sync: bench process (serves the sandbox)' : `full sync: ${g}`, (groups[g]?.user ?? 0) + (groups[g]?.system ?? 0), `${round(groups[g]?.system ?? 0, 1)} of it system`)),
     figure('full sync: whole machine busy', busy, `${round(idle, 1)} µs/rec idle`),
-    ...(bare === null ? [] : [figure('bare writer: fetch, parse, derive, upsert, one page at a time, nothing else', bare.perRecord, `${round(bare.system, 1)} of it system; the least CPU a worker writing these structures uses here, ${bare.records} records`)]),
+    ...(bare === null ? [] : [
+      figure('bare writer: fetch, parse, derive, upsert, one page at a time, nothing else', bare.derive.perRecord, `${round(bare.derive.system, 1)} of it system; the least CPU a worker writing these structures uses here, ${bare.derive.records} records`),
+      { ...figure('forward floor: fetch, parse, pass the page text on to Postgres, nothing derived', bare.forward.perRecord, `${round(bare.forward.system, 1)} of it system; the least CPU any worker that parses records in JavaScript uses here, whatever it derives`), target: 'the limit under the worker figure', pass: null },
+    ]),
   ];
+}
+
+type BareWriters = Record<'derive' | 'forward', Awaited<ReturnType<typeof bareWriterCpu>>>;
+
+/** The bare writer and the forward floor, each writing the same pages as a tenant of its own in the bench's database. */
+async function bareWriters(b: Awaited<ReturnType<typeof benchDb>>, runtimeUrl: string): Promise<BareWriters> {
+  const derive = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments') });
+  const forward = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments'), mode: 'forward' });
+  return { derive, forward };
 }
 
 /** Runs the ingest benchmark; `memoryN` > 0 also measures the worker's peak RSS on that many records. */
@@ -120,8 +133,8 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
     const floor = writePathCpu(sandbox, Math.min(n, 20_000));
     log(`ingest: pure write-path work ${round(floor.total, 1)} µs/rec in process (${Object.entries(floor.steps).map(([k, v]) => `${k} ${round(v, 1)}`).join(', ')})`);
     // The bare writer writes the same pages as another tenant, in the same database.
-    const bare = opts.resync === false ? null : await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl: sb.url, connectorId: await insertConnectorRow(b.db, 'payments') });
-    if (bare !== null) log(`ingest: bare writer ${round(bare.perRecord, 1)} µs/rec (${round(bare.system, 1)} system)`);
+    const bare = opts.resync === false ? null : await bareWriters(b, sb.url);
+    if (bare !== null) log(`ingest: bare writer ${round(bare.derive.perRecord, 1)} µs/rec (${round(bare.derive.system, 1)} system); forward floor ${round(bare.forward.perRecord, 1)} µs/rec (${round(bare.forward.system, 1)} system)`);
     const cpu = cpuFigures(cpuBefore, cpuAfter, n, floor, bare);
     log(`ingest: full sync ${round(syncSec)} s (${Math.round(n / syncSec)} rec/s)`);
     if (opts.resync === false) {

@@ -5,6 +5,11 @@
  * lookup keys, shadow, search text, words), and upsert them with the worker's statement, one page
  * after the other. No queue, run, checkpoint, lock, seen-set or overlapping writes. Its CPU per
  * record is the least a worker with these structures can use on this machine, I/O included.
+ *
+ * `forward`: the floor under any worker that parses records in JavaScript, whatever it derives:
+ * read each page over HTTP with the worker's client, JSON.parse it, and send its text unchanged
+ * into a plain table (ids and documents split out by Postgres), nothing derived, hashed or
+ * re-serialized.
  */
 import { getConnectorDef, getEntityDef } from '../../src/connectors/catalog/index.js';
 import { firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams, withDerivedFields } from '../../src/connectors/planner.js';
@@ -14,12 +19,47 @@ import { createDb } from '../../src/store/db.js';
 import { runUpsert } from '../../src/store/records-repo.js';
 import { rememberWords } from '../../src/store/vocab-repo.js';
 import { changedUpsert } from '../../src/worker/page-writer.js';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../../src/store/db.js';
+
+type Page = { readonly records: Record<string, unknown>[]; readonly meta: Record<string, unknown> };
+type Call = Parameters<HttpConnectorRuntime['execute']>[0];
+
+/** Reads, parses and writes one page as the worker's steps do. */
+function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, job: BareWriterJob): (call: Call) => Promise<Page> {
+  const entity = getEntityDef(getConnectorDef('payments'), 'customers');
+  const writes = { connectorId: job.connectorId, entity: 'customers', searchable: entity.searchable, lookup: lookupFields(entity) };
+  return async (call) => {
+    const page = await runtime.execute(call);
+    const records = recordsOf(entity, page.data);
+    const upsert = changedUpsert(writes, records.map((r) => {
+      const data = withDerivedFields(entity, r);
+      return { id: String(data[entity.idField]), data };
+    }));
+    const counts = await runUpsert(db, job.connectorId, 'customers', upsert);
+    rememberWords(job.connectorId, 'customers', counts.words ?? []);
+    return { records, meta: page.meta };
+  };
+}
+
+/** Reads and parses one page, and sends its text on to a plain table unchanged. */
+function forwarding(db: Kysely<DB>, runtime: HttpConnectorRuntime): (call: Call) => Promise<Page> {
+  const entity = getEntityDef(getConnectorDef('payments'), 'customers');
+  return async (call) => {
+    const text = await runtime.executeText(call);
+    const page = JSON.parse(text) as { data: unknown; meta?: Record<string, unknown> };
+    await sql`insert into bare_forward (id, data) select r->>'id', r from jsonb_array_elements((${text}::jsonb)->'data') r`.execute(db);
+    return { records: recordsOf(entity, page.data), meta: page.meta ?? {} };
+  };
+}
 
 /** What the parent asks for. */
 export interface BareWriterJob {
   readonly databaseUrl: string;
   readonly runtimeUrl: string;
   readonly connectorId: string;
+  /** `derive` (the default): the worker's own steps; `forward`: parse and pass the pages through. */
+  readonly mode?: 'derive' | 'forward';
 }
 
 /** What the child answers: records written and the CPU it used doing so (all its threads). */
@@ -28,28 +68,23 @@ export type BareWriterAnswer = { readonly records: number; readonly cpuMicros: n
 async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
   const def = getConnectorDef('payments');
   const entity = getEntityDef(def, 'customers');
-  const writes = { connectorId: job.connectorId, entity: 'customers', searchable: entity.searchable, lookup: lookupFields(entity) };
   const runtime = new HttpConnectorRuntime({ baseUrl: job.runtimeUrl, timeoutMs: 60_000 });
   const { db } = createDb(job.databaseUrl, 2);
   try {
+    if (job.mode === 'forward') await sql`create unlogged table if not exists bare_forward (id text, data jsonb)`.execute(db);
+    const readPage = job.mode === 'forward' ? forwarding(db, runtime) : deriving(db, runtime, job);
     const before = process.cpuUsage();
     let records = 0;
     let params: Record<string, unknown> | null = firstPageParams(entity, {});
     while (params !== null) {
-      const page = await runtime.execute({ connectorType: 'payments', credentials: { api_key: 'k' }, ...readCall(entity), params: runtimeParams(def, entity, params) });
-      const raw = recordsOf(entity, page.data);
-      const upsert = changedUpsert(writes, raw.map((r) => {
-        const data = withDerivedFields(entity, r);
-        return { id: String(data[entity.idField]), data };
-      }));
-      const counts = await runUpsert(db, job.connectorId, 'customers', upsert);
-      rememberWords(job.connectorId, 'customers', counts.words ?? []);
-      records += raw.length;
-      params = nextPageParams(entity, params, { records: raw, meta: page.meta });
+      const page = await readPage({ connectorType: 'payments', credentials: { api_key: 'k' }, ...readCall(entity), params: runtimeParams(def, entity, params) });
+      records += page.records.length;
+      params = nextPageParams(entity, params, page);
     }
     const used = process.cpuUsage(before);
     return { records, cpuMicros: used.user + used.system, systemMicros: used.system };
   } finally {
+    if (job.mode === 'forward') await sql`drop table if exists bare_forward`.execute(db);
     await db.destroy();
   }
 }

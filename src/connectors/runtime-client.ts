@@ -129,6 +129,11 @@ export class HttpConnectorRuntime implements ConnectorRuntime {
   }
 
   async execute(call: RuntimeCall, signal?: AbortSignal): Promise<RuntimePage> {
+    return parsePage(await this.executeText(call, signal));
+  }
+
+  /** The body of a successful call as it came, unparsed (errors as {@link execute} throws them). */
+  async executeText(call: RuntimeCall, signal?: AbortSignal): Promise<string> {
     const timeout = AbortSignal.timeout(this.opts.timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.opts.token !== undefined) headers.authorization = `Bearer ${this.opts.token}`;
@@ -142,6 +147,6 @@ export class HttpConnectorRuntime implements ConnectorRuntime {
       throw new AppError('upstream_error', `runtime call ${what}`, { retryable: true, detail: (e as Error).message, cause: e });
     }
     if (res.status < 200 || res.status >= 300) throw toError(res);
-    return parsePage(res.text);
+    return res.text;
   }
 }

@@ -4,7 +4,7 @@
  */
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { distinctSorted, pathSeed, scanWords, tenantSeed, type RecordStrings, type VocabEntry, type WordVisitor } from '../search/postgres/word-index.js';
+import { distinctOf, pathSeed, scanWords, tenantSeed, type RecordStrings, type VocabEntry, type WordVisitor } from '../search/postgres/word-index.js';
 
 /**
  * Words this process already wrote to the vocabulary, per (connector, entity), keyed by their
@@ -56,7 +56,10 @@ class PageWords implements WordVisitor {
   readonly fresh: HashedEntry[] = [];
   private readonly pending = new Map<number, HashedEntry>();
   private readonly states: Map<string, number>;
-  private hashes: number[] = [];
+  // The record's word hashes, sorted natively in place: a typed array built from a list cost
+  // more than the rest of the hashing.
+  private hashes = new Int32Array(256);
+  private count = 0;
   private path = '';
 
   constructor(
@@ -73,16 +76,21 @@ class PageWords implements WordVisitor {
 
   /** The `words` column of a record: the hashes of its strings' words, distinct and sorted. */
   record(strings: RecordStrings): number[] {
-    this.hashes = [];
+    this.count = 0;
     for (let i = 0; i < strings.texts.length; i++) {
       this.path = strings.paths[i] as string;
       scanWords(strings.texts[i] as string, this.stateOf(this.path), this);
     }
-    return distinctSorted(this.hashes);
+    return distinctOf(this.hashes.subarray(0, this.count).sort());
   }
 
   word(hash: number, text: string, start: number, end: number): void {
-    this.hashes.push(hash);
+    if (this.count === this.hashes.length) {
+      const grown = new Int32Array(this.count * 2);
+      grown.set(this.hashes);
+      this.hashes = grown;
+    }
+    this.hashes[this.count++] = hash;
     if (isWord(this.youngMemo?.get(hash), this.path, text, start, end)) return;
     const aged = this.oldMemo?.get(hash);
     if (isWord(aged, this.path, text, start, end)) return put(this.tenant, aged);

@@ -91,7 +91,11 @@ export const wordHash = (path: number, word: string): number => fnv(path, word) 
 
 /** Hashes in numeric order without repeats (sorted natively: a comparator costs more than the rest of the hashing). */
 export function distinctSorted(hashes: readonly number[]): number[] {
-  const sorted = Int32Array.from(hashes).sort();
+  return distinctOf(new Int32Array(hashes).sort());
+}
+
+/** The values of a sorted array, each once. */
+export function distinctOf(sorted: Int32Array): number[] {
   const out: number[] = [];
   for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) out.push(sorted[i] as number);
   return out;
