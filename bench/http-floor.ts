@@ -5,7 +5,7 @@
  * beforehand: the same bytes to serialize, send and parse), timed by the same agent process on a
  * kept-alive connection with the same request body. What the execute endpoint adds above it is
  * syncdex's own work (routing hooks, auth, parsing, planning and running the search, reading
- * the documents out of Postgres).
+ * the documents out of Postgres). Its best case adds the search's own statements, read as text.
  */
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
@@ -17,12 +17,31 @@ const EXECUTE_STATEMENTS = 2;
 
 const EMPTY_PAGE = { hits: [], next_cursor: null, took_ms: 0 };
 
-/** Milliseconds of `reps` requests to the floor route, with `body` as the request body and `answer` as the response. */
-export async function httpFloor(databaseUrl: string, body: string, reps: number, answer: unknown = EMPTY_PAGE): Promise<number[]> {
+/** A statement as a search ran it: the best-case route replays it. */
+export interface CapturedStatement {
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+// Every column as the text Postgres sent: documents pass through without being parsed.
+const RAW_TEXT = { getTypeParser: () => (value: string) => value };
+
+/**
+ * Milliseconds of `reps` requests to the floor route, with `body` as the request body and
+ * `answer` as the response. With `statements`, the best case instead: the route runs the
+ * execute's token-and-connector lookup as `select 1`, then the search's own statements with
+ * every column left as text (no document parsed, projected or re-serialized by anyone), and
+ * answers the same given page.
+ */
+export async function httpFloor(databaseUrl: string, body: string, reps: number, answer: unknown = EMPTY_PAGE, statements: readonly CapturedStatement[] = []): Promise<number[]> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
   const app = Fastify();
   app.post('/floor', async () => {
-    for (let i = 0; i < EXECUTE_STATEMENTS; i++) await pool.query('select 1');
+    if (statements.length === 0) for (let i = 0; i < EXECUTE_STATEMENTS; i++) await pool.query('select 1');
+    else {
+      await pool.query('select 1');
+      for (const s of statements) await pool.query({ text: s.sql, values: [...s.parameters], types: RAW_TEXT });
+    }
     return answer;
   });
   const agent = forkAgent();
@@ -33,6 +52,26 @@ export async function httpFloor(databaseUrl: string, body: string, reps: number,
   } finally {
     agent.kill();
     await app.close();
+    await pool.end();
+  }
+}
+
+/** Milliseconds of `reps` runs of a search's own statements alone, in this process, every column read as text: the in-process limit. */
+export async function statementsAlone(databaseUrl: string, statements: readonly CapturedStatement[], reps: number): Promise<number[]> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const once = async (): Promise<void> => {
+      for (const s of statements) await pool.query({ text: s.sql, values: [...s.parameters], types: RAW_TEXT });
+    };
+    for (let i = 0; i < 4; i++) await once();
+    const ms: number[] = [];
+    for (let i = 0; i < reps; i++) {
+      const t = performance.now();
+      await once();
+      ms.push(performance.now() - t);
+    }
+    return ms;
+  } finally {
     await pool.end();
   }
 }

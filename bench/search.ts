@@ -5,7 +5,8 @@
  * by side. Measured right after loading, as users search right after a sync: no ANALYZE that the
  * product would not run itself.
  */
-import { sql, type Kysely } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
 import { catalog } from '../src/connectors/catalog/index.js';
 import { PostgresSearchBackend } from '../src/search/postgres/postgres-backend.js';
 import { runSearch } from '../src/search/search-service.js';
@@ -21,7 +22,7 @@ import type { BenchOpenSearch } from './lib/opensearch.js';
 import { benchDb } from './lib/stack.js';
 import { cases, type Case } from './search-cases.js';
 import { httpSearcher, type HttpSearcher } from './search-http.js';
-import { httpFloor } from './http-floor.js';
+import { httpFloor, statementsAlone, type CapturedStatement } from './http-floor.js';
 import { statsKeeper } from '../src/store/table-stats.js';
 import { rememberWords } from '../src/store/vocab-repo.js';
 import { insertConnectorRow } from '../test/conformance/postgres-page.js';
@@ -174,8 +175,8 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
     const smallFigures = await smallConnectorFigures(pg, small, reps, log);
     figures.push(...smallFigures.figures, ...(await pagingFigures(pg.deps, connector, b.db, reps, log)));
     // The floor under each ≤ 5 ms HTTP figure, with that search's own answer.
-    for (const c of all.filter((k) => k.target === 5)) figures.push(await floorFigure(b.pg.url, pg.deps, connector, c, c.name, reps, log));
-    figures.push(await floorFigure(b.pg.url, pg.deps, { id: small.id, connectorType: 'payments' }, smallFigures.slowestHttp, `1,000-record connector, ${smallFigures.slowestHttp.name}`, reps, log));
+    for (const c of all.filter((k) => k.target === 5)) figures.push(...(await floorFigures(b.pg.url, pg.deps, connector, c, c.name, reps, log)));
+    figures.push(...(await floorFigures(b.pg.url, pg.deps, { id: small.id, connectorType: 'payments' }, smallFigures.slowestHttp, `1,000-record connector, ${smallFigures.slowestHttp.name}`, reps, log)));
     if (os !== null) {
       log(`search: shipping ${n} customers to OpenSearch…`);
       const osBackend = await loadOpenSearch(os, b.connectorId, n, log);
@@ -193,17 +194,41 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
   }
 }
 
+/** The statements one search of `c` runs (after a warm-up run), as the best-case route replays them. */
+async function capturedStatements(databaseUrl: string, deps: Parameters<typeof runSearch>[0], connector: Connector, c: Case): Promise<CapturedStatement[]> {
+  const captured: CapturedStatement[] = [];
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: (e) => void (e.level === 'query' && captured.push({ sql: e.query.sql, parameters: e.query.parameters })) });
+  try {
+    await runSearch({ ...deps, db }, connector, 'customers', c.params());
+    captured.length = 0;
+    await runSearch({ ...deps, db }, connector, 'customers', c.params());
+    return [...captured];
+  } finally {
+    await db.destroy();
+  }
+}
+
 /**
  * The HTTP floor (http-floor.ts) under the HTTP figure of `c`: its request body, and its own
- * answer as the response. What that execute costs on this machine before syncdex does anything.
+ * answer as the response. What that execute costs on this machine before syncdex does anything;
+ * and its best case, the same with the search's own statements run (documents read as text).
  */
-async function floorFigure(databaseUrl: string, deps: Parameters<typeof runSearch>[0], connector: Connector, c: Case, label: string, reps: number, log: (s: string) => void): Promise<Figure> {
+async function floorFigures(databaseUrl: string, deps: Parameters<typeof runSearch>[0], connector: Connector, c: Case, label: string, reps: number, log: (s: string) => void): Promise<Figure[]> {
   const body = JSON.stringify({ entity: 'customers', action: 'search', params: c.params() });
   const answer = await runSearch(deps, connector, 'customers', c.params());
-  const floor = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer));
   const bytes = Buffer.byteLength(JSON.stringify(answer));
-  log(`  HTTP floor (bare fastify, 2 × select 1, the answer of ${label}: ${answer.hits.length} hits, ${bytes} bytes): p50 ${round(floor.p50)} p95 ${round(floor.p95)} ms`);
-  return { group: 'search', name: `HTTP floor: bare fastify route, 2 × select 1, the answer of ${label} p95`, unit: 'ms', value: round(floor.p95), baseline: null, ratio: null, target: 'report', pass: null, note: `p50 ${round(floor.p50)} p99 ${round(floor.p99)}; ${answer.hits.length} hits, ${bytes} bytes; the execute endpoint's statements as select 1, same agent, body and answer` };
+  const statements = await capturedStatements(databaseUrl, deps, connector, c);
+  const floor = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer));
+  const best = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer, statements));
+  const alone = summarize(await statementsAlone(databaseUrl, statements, Math.max(reps, 100)));
+  log(`  HTTP floor (bare fastify, 2 × select 1, the answer of ${label}: ${answer.hits.length} hits, ${bytes} bytes): p50 ${round(floor.p50)} p95 ${round(floor.p95)} ms; best case (its ${statements.length} statements, text): p50 ${round(best.p50)} p95 ${round(best.p95)} ms; those statements alone in process: p50 ${round(alone.p50)} p95 ${round(alone.p95)} ms`);
+  const figure = (name: string, t: typeof floor, note: string): Figure => ({ group: 'search', name: `${name}, the answer of ${label} p95`, unit: 'ms', value: round(t.p95), baseline: null, ratio: null, target: 'report', pass: null, note: `p50 ${round(t.p50)} p99 ${round(t.p99)}; ${answer.hits.length} hits, ${bytes} bytes; ${note}` });
+  return [
+    figure('HTTP floor: bare fastify route, 2 × select 1', floor, "the execute endpoint's statements as select 1, same agent, body and answer"),
+    figure(`HTTP best case: bare fastify route, select 1 and the search's ${statements.length} statements read as text`, best, 'no syncdex code, no document parsed or re-serialized; same agent, body and answer'),
+    figure(`SQL alone: the search's ${statements.length} statements, in process, read as text`, alone, 'the limit under the in-process figure: the same statements with nothing around them'),
+  ];
 }
 
 async function pagingFigures(deps: Parameters<typeof runSearch>[0], connector: { id: string; connectorType: string }, db: Kysely<DB>, reps: number, log: (s: string) => void): Promise<Figure[]> {
