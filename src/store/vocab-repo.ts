@@ -47,9 +47,13 @@ export interface HashedEntry extends VocabEntry {
 const isWord = (entry: HashedEntry | undefined, path: string, text: string, start: number, end: number): entry is HashedEntry =>
   entry !== undefined && entry.path === path && entry.word.length === end - start && text.startsWith(entry.word, start);
 
-/** Paths' hash states per tenant, past which new paths are hashed per string (free-form keys). */
-const MAX_PATHS = 10_000;
+/**
+ * Paths' hash states per tenant (cheap to recompute: all are dropped once {@link MAX_PATH_STATES}
+ * are held, so a worker serving many tenants stays bounded).
+ */
+const MAX_PATH_STATES = 50_000;
 const pathStates = new Map<string, Map<string, number>>();
+let pathStateCount = 0;
 
 /** One page's words: their hashes per record, and the entries the vocabulary does not hold yet. */
 class PageWords implements WordVisitor {
@@ -105,7 +109,13 @@ class PageWords implements WordVisitor {
     let at = this.states.get(path);
     if (at === undefined) {
       at = pathSeed(this.seed, path);
-      if (this.states.size < MAX_PATHS) this.states.set(path, at);
+      if (pathStateCount >= MAX_PATH_STATES) {
+        // This page keeps its own map (no longer shared): later pages start afresh.
+        pathStates.clear();
+        pathStateCount = 0;
+      }
+      this.states.set(path, at);
+      pathStateCount++;
     }
     return at;
   }

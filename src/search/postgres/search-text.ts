@@ -22,21 +22,31 @@ interface PathNode {
   readonly children: Map<string, PathNode>;
 }
 
-/** Keys remembered per object: past it (free-form keys, such as metadata's), paths are built per record. */
-const MAX_CHILDREN = 1000;
+/** The paths of one searchable set, and how many it remembers. */
+interface PathTree {
+  readonly root: PathNode;
+  size: number;
+}
 
-const roots = new WeakMap<object, PathNode>();
+/** Paths remembered per searchable set: past it (free-form keys, such as metadata's), paths are built per record. */
+const MAX_PATHS = 10_000;
+
+const trees = new WeakMap<object, PathTree>();
 
 /** The node of `key` under `node`; under the root (`top`), a field's path is its name. */
-function childOf(node: PathNode, key: string, top = false): PathNode {
+function childOf(tree: PathTree, node: PathNode, key: string, top = false): PathNode {
   const known = node.children.get(key);
   if (known !== undefined) return known;
   const child: PathNode = { path: top ? key : `${node.path}.${key}`, children: new Map() };
-  if (node.children.size < MAX_CHILDREN) node.children.set(key, child);
+  if (tree.size < MAX_PATHS) {
+    node.children.set(key, child);
+    tree.size++;
+  }
   return child;
 }
 
 interface Walk {
+  readonly tree: PathTree;
   readonly paths: string[];
   readonly texts: string[];
 }
@@ -52,17 +62,17 @@ function walk(value: unknown, node: PathNode, w: Walk): void {
   } else if (typeof value === 'object' && value !== null) {
     // Keys sorted: jsonb stores objects in its own key order, so a record read back from the store
     // (a reindex) must give the text its sync wrote, or every row would be rewritten for nothing.
-    for (const k of Object.keys(value).sort()) walk((value as Record<string, unknown>)[k], childOf(node, k), w);
+    for (const k of Object.keys(value).sort()) walk((value as Record<string, unknown>)[k], childOf(w.tree, node, k), w);
   }
 }
 
 /** The search text and strings of a record's searchable fields. */
 export function recordSearchText(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>): SearchText {
-  let root = roots.get(searchable);
-  if (root === undefined) roots.set(searchable, (root = { path: '', children: new Map() }));
-  const w: Walk = { paths: [], texts: [] };
-  for (const field of Object.keys(searchable)) if (Object.hasOwn(data, field)) walk(data[field], childOf(root, field, true), w);
-  return { text: w.texts.join('\n'), strings: w };
+  let tree = trees.get(searchable);
+  if (tree === undefined) trees.set(searchable, (tree = { root: { path: '', children: new Map() }, size: 0 }));
+  const w: Walk = { tree, paths: [], texts: [] };
+  for (const field of Object.keys(searchable)) if (Object.hasOwn(data, field)) walk(data[field], childOf(tree, tree.root, field, true), w);
+  return { text: w.texts.join('\n'), strings: { paths: w.paths, texts: w.texts } };
 }
 
 /** `text_lc` of a record. */

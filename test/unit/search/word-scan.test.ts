@@ -56,6 +56,18 @@ describe('the scanned words of a record', () => {
     );
   });
 
+  it('free-form keys past the remembered paths (10,000 per entity, 50,000 path states) still give the reference tokens', () => {
+    const metadata = Object.fromEntries(Array.from({ length: 60_000 }, (_, i) => [`k${i}`, `v${i % 7} Word`]));
+    const data = { name: 'Ada', metadata };
+    const strings = recordSearchText(SEARCHABLE, data).strings;
+    expect(strings.paths.slice(-2)).toEqual(['metadata.k9998', 'metadata.k9999']);
+    const seed = tenantSeed('scan-wide', 'customers');
+    const expected = [...new Set(referenceTokens(data).map((t) => tokenHash(seed, t)))].sort((a, b) => a - b);
+    expect(indexWords('scan-wide', 'customers', [{ strings }]).words[0]).toEqual(expected);
+    // Again, with the trees and states full: the same answer.
+    expect(indexWords('scan-wide', 'customers', [{ strings: recordSearchText(SEARCHABLE, data).strings }]).words[0]).toEqual(expected);
+  });
+
   it('the search text is every searchable string lower-cased, one per line, object keys in sorted order', () => {
     const { text: t, strings } = recordSearchText(SEARCHABLE, { secret: 'X', name: 'ÀDA', address: { zip: 'Z1', city: 'London' }, tags: ['VIP', 2, ['Deep']] });
     expect(t).toBe('àda\nvip\ndeep\nlondon\nz1');
