@@ -21,13 +21,13 @@ import { rememberWords } from '../../src/store/vocab-repo.js';
 import { changedUpsert } from '../../src/worker/page-writer.js';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../src/store/db.js';
+import type { EntityDef } from '../../src/connectors/catalog/types.js';
 
 type Page = { readonly records: Record<string, unknown>[]; readonly meta: Record<string, unknown> };
 type Call = Parameters<HttpConnectorRuntime['execute']>[0];
 
 /** Reads, parses and writes one page as the worker's steps do. */
-function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, job: BareWriterJob): (call: Call) => Promise<Page> {
-  const entity = getEntityDef(getConnectorDef('payments'), 'customers');
+function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityDef, job: BareWriterJob): (call: Call) => Promise<Page> {
   const writes = { connectorId: job.connectorId, entity: 'customers', searchable: entity.searchable, lookup: lookupFields(entity) };
   return async (call) => {
     const page = await runtime.execute(call);
@@ -43,8 +43,7 @@ function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, job: BareWriter
 }
 
 /** Reads and parses one page, and sends its text on to a plain table unchanged. */
-function forwarding(db: Kysely<DB>, runtime: HttpConnectorRuntime): (call: Call) => Promise<Page> {
-  const entity = getEntityDef(getConnectorDef('payments'), 'customers');
+function forwarding(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityDef): (call: Call) => Promise<Page> {
   return async (call) => {
     const text = await runtime.executeText(call);
     const page = JSON.parse(text) as { data: unknown; meta?: Record<string, unknown> };
@@ -72,7 +71,7 @@ async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
   const { db } = createDb(job.databaseUrl, 2);
   try {
     if (job.mode === 'forward') await sql`create unlogged table if not exists bare_forward (id text, data jsonb)`.execute(db);
-    const readPage = job.mode === 'forward' ? forwarding(db, runtime) : deriving(db, runtime, job);
+    const readPage = job.mode === 'forward' ? forwarding(db, runtime, entity) : deriving(db, runtime, entity, job);
     const before = process.cpuUsage();
     let records = 0;
     let params: Record<string, unknown> | null = firstPageParams(entity, {});

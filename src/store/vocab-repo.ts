@@ -59,7 +59,7 @@ let pathStateCount = 0;
 class PageWords implements WordVisitor {
   readonly fresh: HashedEntry[] = [];
   private readonly pending = new Map<number, HashedEntry>();
-  private readonly states: Map<string, number>;
+  private states: Map<string, number>;
   // The record's word hashes, sorted natively in place: a typed array built from a list cost
   // more than the rest of the hashing.
   private hashes = new Int32Array(256);
@@ -110,9 +110,9 @@ class PageWords implements WordVisitor {
     if (at === undefined) {
       at = pathSeed(this.seed, path);
       if (pathStateCount >= MAX_PATH_STATES) {
-        // This page keeps its own map (no longer shared): later pages start afresh.
         pathStates.clear();
         pathStateCount = 0;
+        pathStates.set(this.tenant, (this.states = new Map()));
       }
       this.states.set(path, at);
       pathStateCount++;
