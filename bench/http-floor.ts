@@ -7,6 +7,7 @@
  * syncdex's own work (routing hooks, auth, parsing, planning and running the search, reading
  * the documents out of Postgres). Its best case adds the search's own statements, read as text.
  */
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import pg from 'pg';
@@ -26,10 +27,16 @@ export interface CapturedStatement {
 // Every column as the text Postgres sent: documents pass through without being parsed.
 const RAW_TEXT = { getTypeParser: () => (value: string) => value };
 
-/** Runs captured statements one after the other, every column read as text. */
+/**
+ * Runs captured statements one after the other, every column read as text, as the search pool
+ * runs them once they repeat: named, each execution planned for its values (statement-cache.ts).
+ */
 async function replay(pool: pg.Pool, statements: readonly CapturedStatement[]): Promise<void> {
-  for (const s of statements) await pool.query({ text: s.sql, values: [...s.parameters], types: RAW_TEXT });
+  for (const s of statements) await pool.query({ name: `floor_${createHash('sha1').update(s.sql).digest('hex')}`, text: s.sql, values: [...s.parameters], types: RAW_TEXT });
 }
+
+/** A pool whose sessions plan every execution of a named statement for its own values, as the search pool's do. */
+const replayPool = (databaseUrl: string, max: number): pg.Pool => new pg.Pool({ connectionString: databaseUrl, max, options: '-c plan_cache_mode=force_custom_plan' });
 
 /**
  * Milliseconds of `reps` requests to the floor route, with `body` as the request body and
@@ -39,7 +46,7 @@ async function replay(pool: pg.Pool, statements: readonly CapturedStatement[]): 
  * answers the same given page.
  */
 export async function httpFloor(databaseUrl: string, body: string, reps: number, answer: unknown = EMPTY_PAGE, statements: readonly CapturedStatement[] = []): Promise<number[]> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const pool = replayPool(databaseUrl, 4);
   const app = Fastify();
   app.post('/floor', async () => {
     if (statements.length === 0) for (let i = 0; i < EXECUTE_STATEMENTS; i++) await pool.query('select 1');
@@ -63,7 +70,7 @@ export async function httpFloor(databaseUrl: string, body: string, reps: number,
 
 /** Milliseconds of `reps` runs of a search's own statements alone, in this process, every column read as text: the in-process limit. */
 export async function statementsAlone(databaseUrl: string, statements: readonly CapturedStatement[], reps: number): Promise<number[]> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  const pool = replayPool(databaseUrl, 1);
   try {
     for (let i = 0; i < 4; i++) await replay(pool, statements);
     const ms: number[] = [];

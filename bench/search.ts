@@ -11,7 +11,8 @@ import { catalog } from '../src/connectors/catalog/index.js';
 import { PostgresSearchBackend } from '../src/search/postgres/postgres-backend.js';
 import { runSearch } from '../src/search/search-service.js';
 import { Sandbox } from '../src/sandbox/sandbox.js';
-import type { DB } from '../src/store/db.js';
+import { createSearchDb, type DB } from '../src/store/db.js';
+import { loadConfig } from '../src/config.js';
 import { upsertPage } from '../src/store/records-repo.js';
 import { lookupFields } from '../src/search/target.js';
 import { withShadows } from '../src/worker/page-writer.js';
@@ -166,7 +167,10 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
     const cursorSecret = 'bench-secret-bench-secret';
     const pgHttp = await httpSearcher(b.pg.url, { SEARCH_BACKEND: 'postgres' });
     closers.push(() => pgHttp.close());
-    const pg: Subject = { label: 'postgres', deps: { db: b.db, backend, cursorSecret }, http: pgHttp };
+    // Searches run on a pool made as the API makes its search pool (src/app/deps.ts).
+    const searchDb = createSearchDb(b.pg.url, { statementTimeoutMs: loadConfig({}).searchTimeoutMs });
+    closers.push(() => searchDb.destroy());
+    const pg: Subject = { label: 'postgres', deps: { db: b.db, searchDb, backend, cursorSecret }, http: pgHttp };
     const connector = { id: b.connectorId, connectorType: 'payments' };
     const all = cases(sample, n);
     const naive = async (c: Case) => ({ p95: summarize(await timeIt(Math.max(5, Math.floor(reps / 3)), () => c.naive(b.db))).p95, what: 'naive jsonb table' });
@@ -200,9 +204,9 @@ async function capturedStatements(databaseUrl: string, deps: Parameters<typeof r
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: (e) => void (e.level === 'query' && captured.push({ sql: e.query.sql, parameters: e.query.parameters })) });
   try {
-    await runSearch({ ...deps, db }, connector, 'customers', c.params());
+    await runSearch({ ...deps, db, searchDb: db }, connector, 'customers', c.params());
     captured.length = 0;
-    await runSearch({ ...deps, db }, connector, 'customers', c.params());
+    await runSearch({ ...deps, db, searchDb: db }, connector, 'customers', c.params());
     return [...captured];
   } finally {
     await db.destroy();

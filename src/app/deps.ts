@@ -15,7 +15,7 @@ import { OpenSearchBackend } from '../search/opensearch/opensearch-backend.js';
 import { PostgresSearchBackend } from '../search/postgres/postgres-backend.js';
 import { Client as OpenSearchClient } from '@opensearch-project/opensearch';
 import { ephemeralKeyring, parseKeyring, type Keyring } from '../store/crypto.js';
-import { createDb, type DB } from '../store/db.js';
+import { createDb, createSearchDb, type DB } from '../store/db.js';
 import { SYNC_QUEUE, type SyncJob } from '../worker/jobs.js';
 import { createQueueFactory, type QueueFactory } from '../worker/queue-factory.js';
 import { SCHEDULE_QUEUE, type ScheduleJob } from '../worker/schedules.js';
@@ -92,9 +92,8 @@ export function buildDeps(config: Config, opts: DepsOptions = {}): Deps {
   }
   const runtime = runtimeOf(config, opts);
   const { db, pool } = createDb(databaseUrl, config.databasePoolMax, { preparedStatements: config.preparedStatements });
-  // Its own pool, so a slow search can neither exceed its time nor take the connections that
-  // auth, probes and writes need. Connections open only when a search runs (workers never do).
-  const searchDb = createDb(databaseUrl, 8, { statementTimeoutMs: config.searchTimeoutMs, preparedStatements: config.preparedStatements }).db;
+  // Connections open only when a search runs (workers never do).
+  const searchDb = createSearchDb(databaseUrl, { statementTimeoutMs: config.searchTimeoutMs, preparedStatements: config.preparedStatements });
   const queueUrl = config.queueBackend === 'redis' ? need(config.redisUrl, 'REDIS_URL', 'or set QUEUE_BACKEND=postgres') : databaseUrl;
   const queues = createQueueFactory(config.queueBackend === 'redis' ? { kind: 'redis', url: queueUrl, prefix: config.queuePrefix } : { kind: 'postgres', url: queueUrl });
   const syncQueue = queues.queue<SyncJob>(SYNC_QUEUE);

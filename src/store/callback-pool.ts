@@ -8,25 +8,52 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { preparedName } from './prepared-statements.js';
+import { StatementCache, STALE_STATEMENT, type StatementCacheLimits } from './statement-cache.js';
 
-/**
- * The pool kysely's PostgresDialect runs on; `pool` stays the caller's (its events, its end).
- * `prepared`: statements run through executePrepared (prepared-statements.ts) are named (false behind a
- * connection pooler that cannot keep them, such as PgBouncer before 1.21 in transaction mode).
- */
-export function callbackPool(pool: pg.Pool, prepared = true): PostgresPool {
+/** How the pool runs statements. */
+export interface CallbackPoolOptions {
+  /**
+   * Name statements run through executePrepared (prepared-statements.ts); false behind a
+   * connection pooler that cannot keep them, such as PgBouncer before 1.21 in transaction mode.
+   */
+  readonly prepared?: boolean;
+  /**
+   * Name repeated statements per connection (statement-cache.ts), on connections set to plan
+   * every execution for its own values. Only for a pool that runs single read-only statements
+   * outside transactions (the search pool): a statement the server lost is run again unnamed.
+   */
+  readonly statements?: StatementCacheLimits;
+}
+
+type Done = (err: Error | null, res: pg.QueryResult) => void;
+
+/** Runs `text` named when the connection's caches say so; a stale named statement runs again unnamed once. */
+function runOn(client: pg.PoolClient, cache: StatementCache | null, prepared: boolean, text: string, values: unknown[], done: Done): void {
+  const name = prepared ? (preparedName(text) ?? cache?.nameFor(text)) : undefined;
+  if (name === undefined) return void client.query(text, values, done);
+  client.query({ name, text, values }, (err: Error | null, res: pg.QueryResult) => {
+    if (err === null || cache === null || !STALE_STATEMENT.has(String((err as { code?: unknown }).code))) return done(err, res);
+    cache.forget(text);
+    client.query(text, values, done);
+  });
+}
+
+/** The pool kysely's PostgresDialect runs on; `pool` stays the caller's (its events, its end). */
+export function callbackPool(pool: pg.Pool, opts: CallbackPoolOptions = {}): PostgresPool {
+  const prepared = opts.prepared !== false;
   // One wrapper per pg client: kysely keeps its connection objects per client it is given.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
     let w = wrappers.get(client);
     if (w === undefined) {
+      let cache: StatementCache | null = null;
+      const limits = opts.statements;
+      // Queued ahead of the client's first statement; until it is confirmed, nothing is cached.
+      if (prepared && limits !== undefined) client.query('set plan_cache_mode = force_custom_plan', (err: Error | null) => void (err === null && (cache = new StatementCache(client, limits))));
       w = {
         query: ((text: string, values: readonly unknown[]) =>
           new Promise<PostgresQueryResult<unknown>>((resolve, reject) => {
-            const done = (err: Error | null, res: pg.QueryResult): void => (err ? reject(err) : resolve(res as unknown as PostgresQueryResult<unknown>));
-            const name = prepared ? preparedName(text) : undefined;
-            if (name === undefined) client.query(text, values as unknown[], done);
-            else client.query({ name, text, values: values as unknown[] }, done);
+            runOn(client, cache, prepared, text, values as unknown[], (err, res) => (err ? reject(err) : resolve(res as unknown as PostgresQueryResult<unknown>)));
           })) as PostgresPoolClient['query'],
         release: () => client.release(),
       };

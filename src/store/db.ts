@@ -2,13 +2,12 @@ import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import { callbackPool } from './callback-pool.js';
 import type { DB } from './schema.js';
+import { SEARCH_STATEMENTS, type StatementCacheLimits } from './statement-cache.js';
 
 export type { DB };
 /** What repo functions take first: the pool-backed db or a caller-owned transaction. */
 export type Db = Kysely<DB> | Transaction<DB>;
 
-// int8 (counts, versions) arrive as strings; keep them so, callers convert where they need numbers.
-/** Creates the kysely instance over a pg pool (optionally with a per-statement timeout). The caller owns `destroy()`. */
 /**
  * Longest a transaction may sit idle, waiting on our own code. The longest legitimate wait (a
  * page write waiting for the write before it) takes seconds to a few minutes (shippers call the
@@ -18,7 +17,16 @@ export type Db = Kysely<DB> | Transaction<DB>;
  */
 export const IDLE_IN_TRANSACTION_MS = 10 * 60_000;
 
-export function createDb(databaseUrl: string, max = 10, opts: { statementTimeoutMs?: number; preparedStatements?: boolean } = {}): { db: Kysely<DB>; pool: pg.Pool } {
+/** Options of one pool: its statement timeout, whether it may name statements, and its per-connection statement cache (statement-cache.ts). */
+export interface DbOptions {
+  readonly statementTimeoutMs?: number;
+  readonly preparedStatements?: boolean;
+  readonly statements?: StatementCacheLimits;
+}
+
+// int8 (counts, versions) arrive as strings; keep them so, callers convert where they need numbers.
+/** Creates the kysely instance over a pg pool. The caller owns `destroy()`. */
+export function createDb(databaseUrl: string, max = 10, opts: DbOptions = {}): { db: Kysely<DB>; pool: pg.Pool } {
   const timeout = opts.statementTimeoutMs === undefined ? {} : { statement_timeout: opts.statementTimeoutMs };
   const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'syncdex', idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS, ...timeout });
   // An idle client erroring (server restart) must not crash the process; the next query reconnects.
@@ -27,6 +35,15 @@ export function createDb(databaseUrl: string, max = 10, opts: { statementTimeout
   // away (failover, pg_terminate_backend) emits 'error' with no listener, which would crash the
   // process; the query in flight still rejects, and the pool drops the dead client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: callbackPool(pool, opts.preparedStatements !== false) }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: callbackPool(pool, { prepared: opts.preparedStatements !== false, ...(opts.statements === undefined ? {} : { statements: opts.statements }) }) }) });
   return { db, pool };
+}
+
+/**
+ * The pool searches run on: its own, so a slow search can neither exceed its time nor take the
+ * connections that auth, probes and writes need; its connections name the search shapes they
+ * repeat, each execution still planned for its own values (statement-cache.ts).
+ */
+export function createSearchDb(databaseUrl: string, opts: { statementTimeoutMs: number; preparedStatements?: boolean }): Kysely<DB> {
+  return createDb(databaseUrl, 8, { ...opts, statements: SEARCH_STATEMENTS }).db;
 }

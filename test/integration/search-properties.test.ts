@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
 import { OpenSearchBackend } from '../../src/search/opensearch/opensearch-backend.js';
 import { evaluateSearch } from '../../src/search/reference/evaluate.js';
-import { createDb } from '../../src/store/db.js';
+import { createDb, createSearchDb } from '../../src/store/db.js';
 import { dataset, filter, sort } from '../conformance/arbitraries.js';
 import { target } from '../conformance/dataset.js';
 import { loadOpenSearch } from '../conformance/opensearch-page.js';
@@ -28,9 +28,12 @@ interface Loader {
   close(): Promise<void>;
 }
 
+/** Searches run on a search pool, as the API's do: the shapes each connection repeats run named, across tenants. */
 async function postgresLoader(): Promise<Loader> {
-  const { db } = createDb(await migratedDatabase(), 4);
-  return { load: (recs) => loadPostgres(db, target, recs), close: () => db.destroy() };
+  const url = await migratedDatabase();
+  const { db } = createDb(url, 4);
+  const searchDb = createSearchDb(url, { statementTimeoutMs: 30_000 });
+  return { load: (recs) => loadPostgres(db, target, recs, searchDb), close: async () => (await searchDb.destroy(), await db.destroy()) };
 }
 
 async function openSearchLoader(url: string): Promise<Loader> {
