@@ -3,6 +3,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
 import { runSearch } from '../../src/search/search-service.js';
+import { projectDoc } from '../../src/search/reference/project.js';
+import { evaluateSearch } from '../../src/search/reference/evaluate.js';
+import { parseSearchParams } from '../../src/search/dsl/parse.js';
+import { searchTarget } from '../../src/search/target.js';
 import { createDb } from '../../src/store/db.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
@@ -45,6 +49,36 @@ describe('search through the execute endpoint (Postgres backend)', () => {
     expect(body.next_cursor).toBeNull();
     expect(body.took_ms).toBeGreaterThanOrEqual(0);
     expect(body.hits.every((x) => x.score === 1 && x.data.currency === 'eur')).toBe(true);
+  });
+
+  it("answers each hit's fields as the reference projects them, over HTTP and in process alike, paging past a sort field it leaves out", async () => {
+    const target = searchTarget('payments', 'customers');
+    const byId = new Map(customers.map((c) => [String(c.id), c]));
+    // Sandbox customers hold fields that are not searchable (business_name, cash_balance, ...): never answered.
+    expect(customers.some((c) => Object.keys(c).some((k) => !(k in target.searchable)))).toBe(true);
+    const cases: { fields?: string[]; sort?: unknown[] }[] = [{}, { fields: ['id', 'email'] }, { fields: ['metadata.region', 'name', 'metadata'] }, { fields: ['id'], sort: [{ created: 'desc' }] }, { fields: ['address.city'], sort: [{ balance: 'asc' }] }];
+    for (const c of cases) {
+      const params = { query: { filter: { eq: { currency: 'eur' } }, ...(c.sort === undefined ? {} : { sort: c.sort }) }, ...(c.fields === undefined ? {} : { fields: c.fields }), limit: 7 };
+      const fields = c.fields === undefined ? null : c.fields.map((f) => f.split('.'));
+      const expected = evaluateSearch(target, parseSearchParams(target, params), customers.map((d) => ({ id: String(d.id), doc: d }))).slice(0, 21).map((x) => x.id);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let page = 0; page < 3; page++) {
+        const paged: Record<string, unknown> = cursor === null ? params : { ...params, cursor };
+        const res = await search(paged);
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+        const body = res.json() as SearchBody;
+        const local = await runSearch(h.deps, { id: connectorId, connectorType: 'payments' }, 'customers', paged);
+        expect(body.hits, JSON.stringify(c)).toEqual(local.hits);
+        expect(body.next_cursor).toBe(local.next_cursor);
+        for (const hit of body.hits) expect(hit.data, JSON.stringify(c)).toEqual(projectDoc(target, fields, byId.get(hit.id) ?? {}));
+        expect(body.hits).toHaveLength(7);
+        seen.push(...body.hits.map((x) => x.id));
+        cursor = body.next_cursor;
+      }
+      expect(seen, JSON.stringify(c)).toEqual(expected);
+    }
   });
 
   it('and of eq filters matches the intersection', async () => {
