@@ -101,7 +101,7 @@ export interface Config {
   readonly runRetentionDays: number;
   /** Behind a reverse proxy: trust X-Forwarded-For/-Proto (client address, https). */
   readonly trustProxy: boolean;
-  /** Run the hot fixed statements (auth lookups) as named prepared statements (src/store/prepared-statements.ts). */
+  /** Run the hot fixed statements (auth lookups, prepared-statements.ts) and repeated searches (statement-cache.ts) as named prepared statements. */
   readonly preparedStatements: boolean;
 }
 
