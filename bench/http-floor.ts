@@ -27,12 +27,18 @@ export interface CapturedStatement {
 // Every column as the text Postgres sent: documents pass through without being parsed.
 const RAW_TEXT = { getTypeParser: () => (value: string) => value };
 
+type Replayed = { readonly name: string; readonly text: string; readonly values: unknown[] };
+
+/** Names captured statements once, outside any timed loop (the name is the text's hash, so each connection parses a text once). */
+const replayable = (statements: readonly CapturedStatement[]): Replayed[] =>
+  statements.map((s) => ({ name: `floor_${createHash('sha1').update(s.sql).digest('hex')}`, text: s.sql, values: [...s.parameters] }));
+
 /**
  * Runs captured statements one after the other, every column read as text, as the search pool
  * runs them once they repeat: named, each execution planned for its values (statement-cache.ts).
  */
-async function replay(pool: pg.Pool, statements: readonly CapturedStatement[]): Promise<void> {
-  for (const s of statements) await pool.query({ name: `floor_${createHash('sha1').update(s.sql).digest('hex')}`, text: s.sql, values: [...s.parameters], types: RAW_TEXT });
+async function replay(pool: pg.Pool, statements: readonly Replayed[]): Promise<void> {
+  for (const s of statements) await pool.query({ ...s, types: RAW_TEXT });
 }
 
 /** A pool whose sessions plan every execution of a named statement for its own values, as the search pool's do. */
@@ -47,12 +53,13 @@ const replayPool = (databaseUrl: string, max: number): pg.Pool => new pg.Pool({ 
  */
 export async function httpFloor(databaseUrl: string, body: string, reps: number, answer: unknown = EMPTY_PAGE, statements: readonly CapturedStatement[] = []): Promise<number[]> {
   const pool = replayPool(databaseUrl, 4);
+  const named = replayable(statements);
   const app = Fastify();
   app.post('/floor', async () => {
     if (statements.length === 0) for (let i = 0; i < EXECUTE_STATEMENTS; i++) await pool.query('select 1');
     else {
       await pool.query('select 1');
-      await replay(pool, statements);
+      await replay(pool, named);
     }
     return answer;
   });
@@ -71,12 +78,13 @@ export async function httpFloor(databaseUrl: string, body: string, reps: number,
 /** Milliseconds of `reps` runs of a search's own statements alone, in this process, every column read as text: the in-process limit. */
 export async function statementsAlone(databaseUrl: string, statements: readonly CapturedStatement[], reps: number): Promise<number[]> {
   const pool = replayPool(databaseUrl, 1);
+  const named = replayable(statements);
   try {
-    for (let i = 0; i < 4; i++) await replay(pool, statements);
+    for (let i = 0; i < 4; i++) await replay(pool, named);
     const ms: number[] = [];
     for (let i = 0; i < reps; i++) {
       const t = performance.now();
-      await replay(pool, statements);
+      await replay(pool, named);
       ms.push(performance.now() - t);
     }
     return ms;

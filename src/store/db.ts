@@ -35,7 +35,7 @@ export function createDb(databaseUrl: string, max = 10, opts: DbOptions = {}): {
   // away (failover, pg_terminate_backend) emits 'error' with no listener, which would crash the
   // process; the query in flight still rejects, and the pool drops the dead client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: callbackPool(pool, { prepared: opts.preparedStatements !== false, ...(opts.statements === undefined ? {} : { statements: opts.statements }) }) }) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: callbackPool(pool, { prepared: opts.preparedStatements !== false, statements: opts.statements }) }) });
   return { db, pool };
 }
 

@@ -2,11 +2,11 @@
  * Search statements named per connection. A search's text depends only on the shape of its
  * filter (every value is a parameter), and an agent repeats a few shapes; Postgres still parses
  * and analyzes an unnamed statement on every call: 0.1–0.4 ms of a small tenant's 0.7–2 ms
- * search statement (bench/README.md, session 22). A connection with this cache names a text the second time it
- * runs it and keeps the most recently used, deallocating the rest.
+ * search statement (bench/README.md, session 22). A connection with this cache names a text
+ * the second time it runs it and keeps the most recently used, deallocating the rest.
  *
- * Only for connections whose plans stay custom (`plan_cache_mode = force_custom_plan`, set by
- * the search pool, db.ts): a generic plan chosen for one tenant's values would serve every other
+ * Only for connections whose plans stay custom (`plan_cache_mode = force_custom_plan`, set on
+ * each connection by callback-pool.ts before its cache starts): a generic plan chosen for one tenant's values would serve every other
  * tenant, and a plan right for a 1,000-record tenant reads a million-record tenant's every row.
  */
 import type pg from 'pg';
