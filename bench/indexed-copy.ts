@@ -11,6 +11,7 @@ import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { getConnectorDef, getEntityDef } from '../src/connectors/catalog/index.js';
 import type { Sandbox } from '../src/sandbox/sandbox.js';
+import { ensureRecordPartition } from '../src/store/record-partitions.js';
 import { ensureEntityIndexes } from '../src/search/postgres/entity-indexes.js';
 import { lookupFields, searchTarget } from '../src/search/target.js';
 import { createDb } from '../src/store/db.js';
@@ -30,13 +31,15 @@ export async function indexedCopySeconds(sandbox: Sandbox, n: number): Promise<n
   const client = new pg.Client({ connectionString: bench.pg.url });
   try {
     await ensureEntityIndexes(db, searchTarget('payments', 'customers'));
+    const partition = await ensureRecordPartition(db, 'customers');
     const records = withShadows(Array.from({ length: n }, (_, i) => ({ id: String(ds.recordAt(i).id), data: ds.recordAt(i) as Record<string, unknown> })), def.searchable, lookupFields(def));
     const indexed = indexWords(bench.connectorId, 'customers', records);
     const lines = records.map((r, i) => `${bench.connectorId}\tcustomers\t${text(r.id)}\t${text(r.json as string)}\t${nullable(r.shadow)}\t${nullable(r.keys)}\t${nullable(r.text)}\t{${(indexed.words[i] ?? []).join(',')}}\t${r.hash}\t${i + 1}\n`);
     const vocab = indexed.fresh.map((e) => `${bench.connectorId}\tcustomers\t${text(e.path)}\t${text(e.word)}\n`);
     await client.connect();
-    // The records table's columns, defaults and every index (partial ones included); no foreign key.
-    await client.query('create table copy_indexed (like records including defaults including indexes)');
+    // The entity's partition: its columns, defaults, storage and every index (its sort indexes
+    // included); no foreign key.
+    await client.query(`create table copy_indexed (like ${partition} including defaults including indexes) with (toast_tuple_target = 8160)`);
     await client.query('create table copy_vocab (like search_vocab including defaults including indexes)');
     const t = performance.now();
     await pipeline(Readable.from(lines), client.query(copyFrom('copy copy_indexed (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version) from stdin')));

@@ -22,6 +22,7 @@ import { searchTarget } from '../src/search/target.js';
 import type { BenchOpenSearch } from './lib/opensearch.js';
 import { benchDb } from './lib/stack.js';
 import { cases, type Case } from './search-cases.js';
+import { manyEntitiesFigures, type Probe } from './many-entities.js';
 import { httpSearcher, type HttpSearcher } from './search-http.js';
 import { httpFloor, statementsAlone, type CapturedStatement } from './http-floor.js';
 import { statsKeeper } from '../src/store/table-stats.js';
@@ -181,6 +182,7 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
     // The floor under each ≤ 5 ms HTTP figure, with that search's own answer.
     for (const c of all.filter((k) => k.target === 5)) figures.push(...(await floorFigures(b.pg.url, pg.deps, connector, c, c.name, reps, log)));
     figures.push(...(await floorFigures(b.pg.url, pg.deps, { id: small.id, connectorType: 'payments' }, smallFigures.slowestHttp, `1,000-record connector, ${smallFigures.slowestHttp.name}`, reps, log)));
+    figures.push(...(await manyEntitiesFigures(b.db, pg.deps, manyEntitiesProbes(all, connector, small), reps, log)));
     if (os !== null) {
       log(`search: shipping ${n} customers to OpenSearch…`);
       const osBackend = await loadOpenSearch(os, b.connectorId, n, log);
@@ -196,6 +198,19 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
     for (const close of closers.reverse()) await close().catch(() => undefined);
     await b.close();
   }
+}
+
+/** Searches measured again once every catalog entity has its sort indexes: the big connector's eqs, the small one's ranked ones. */
+function manyEntitiesProbes(all: readonly Case[], connector: Connector, small: { id: string; sample: Record<string, unknown> }): Probe[] {
+  const smallCases = cases([small.sample], 1000);
+  const named = (list: readonly Case[], name: string): Case => list.find((c) => c.name === name) as Case;
+  const smallConnector = { id: small.id, connectorType: 'payments' };
+  return [
+    { label: 'eq string', connector, c: named(all, 'eq string') },
+    { label: 'eq other field, rare value (top-level)', connector, c: named(all, 'eq other field, rare value (top-level)') },
+    { label: '1,000-record connector, keyword', connector: smallConnector, c: named(smallCases, 'keyword two words, ranked') },
+    { label: '1,000-record connector, fuzzy AND eq sorted', connector: smallConnector, c: named(smallCases, 'fuzzy AND eq, sorted by created') },
+  ];
 }
 
 /** The statements one search of `c` runs (after a warm-up run), as the best-case route replays them. */

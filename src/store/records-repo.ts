@@ -109,6 +109,9 @@ export async function runUpsert(db: Db, connectorId: string, entity: string, ups
   if (upsert.rows === 0) return { inserted: 0, updated: 0, unchanged: 0 };
   // Hashing the JSON text here is much cheaper than md5(data::text) in Postgres, which has to
   // re-serialize every jsonb value; a source that reorders keys only costs a redundant update.
+  // Inserted rows are told by their creation time, this transaction's start (a partitioned table
+  // returns no xmax): a row it updated was created by an earlier transaction, as no path upserts
+  // a record twice in one.
   const result = await sql<{ inserted: boolean }>`
     insert into records as r (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version)
     select ${connectorId}::uuid, ${entity}, p.id, p.data, p.shadow, p.keys, p.text, p.words, p.hash, nextval('record_version_seq')
@@ -124,7 +127,7 @@ export async function runUpsert(db: Db, connectorId: string, entity: string, ups
            updated_at = now(),
            deleted_at = null
      where r.content_hash <> excluded.content_hash or r.deleted_at is not null
-    returning (xmax = 0) as inserted`.execute(db);
+    returning (r.created_at = now()) as inserted`.execute(db);
   const inserted = result.rows.filter((r) => r.inserted).length;
   const updated = result.rows.length - inserted;
   // The words' vocabulary in the same transaction: a fuzzy search never sees a word it cannot expand to.

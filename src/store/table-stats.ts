@@ -8,7 +8,8 @@
  * an entity they wrote grew past twice what the planner believes it holds: a new connector's
  * thousand records beside a million others are no tenth of the table, and planned as one row
  * they were scanned through the primary key (3.3 ms for an `eq` on a lookup email; 0.23 ms on
- * its index once analyzed).
+ * its index once analyzed). `records` is partitioned by entity (migration 0014): a search is
+ * planned on its entity's partition's statistics, so only partitions that changed are analyzed.
  */
 import { sql, type Kysely } from 'kysely';
 import type { DB } from './db.js';
@@ -46,13 +47,25 @@ export async function plannerTenantRows(db: Kysely<DB>, t: Tenant): Promise<numb
   return rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0;
 }
 
-export async function recordsChurn(db: Kysely<DB>): Promise<TableChurn | null> {
-  const { rows } = await sql<{ changed: string; rows: string }>`
-    select s.n_mod_since_analyze::text as changed, greatest(c.reltuples, 0)::bigint::text as rows
-      from pg_stat_user_tables s join pg_class c on c.oid = s.relid
-     where s.relname = 'records' and s.schemaname = current_schema()`.execute(db);
-  const r = rows[0];
-  return r === undefined ? null : { changed: Number(r.changed), rows: Number(r.rows) };
+/** A partition of `records` (migration 0014): the entity it holds (null: the default partition) and its churn. */
+export interface PartitionChurn extends TableChurn {
+  readonly partition: string;
+  readonly entity: string | null;
+}
+
+const LIST_BOUND = /^FOR VALUES IN \('(.*)'\)$/;
+
+/** The churn of every partition of `records`. */
+export async function partitionsChurn(db: Kysely<DB>): Promise<PartitionChurn[]> {
+  const { rows } = await sql<{ partition: string; bound: string; changed: string; rows: string }>`
+    select c.relname as partition, pg_get_expr(c.relpartbound, c.oid) as bound,
+           s.n_mod_since_analyze::text as changed, greatest(c.reltuples, 0)::bigint::text as rows
+      from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_stat_user_tables s on s.relid = c.oid
+     where i.inhparent = 'records'::regclass`.execute(db);
+  return rows.map((r) => {
+    const m = LIST_BOUND.exec(r.bound);
+    return { partition: r.partition, entity: m === null ? null : (m[1] as string).replaceAll("''", "'"), changed: Number(r.changed), rows: Number(r.rows) };
+  });
 }
 
 /** Rows a process wrote to a tenant since its last analysis, and what the planner believed the tenant held when last asked. */
@@ -63,39 +76,62 @@ export interface TenantWrites {
 }
 
 /**
- * Whether some tenant this process wrote to is stale ({@link isTenantStale}). The planner is asked
+ * Whether a tenant this process wrote to is stale ({@link isTenantStale}). The planner is asked
  * only about a tenant past the minimum that outgrew its last answer (estimates only change with
  * an analysis, after which the writes start over): about once per doubling.
  */
-async function someTenantStale(db: Kysely<DB>, written: Iterable<TenantWrites>): Promise<boolean> {
-  for (const w of written) {
-    // Stale by its last answer (none yet: past the minimum is enough to ask).
-    if (!isTenantStale(w.rows, w.plannerRows ?? 0)) continue;
-    w.plannerRows = await plannerTenantRows(db, w.tenant);
-    if (isTenantStale(w.rows, w.plannerRows)) return true;
-  }
-  return false;
+async function tenantStale(db: Kysely<DB>, w: TenantWrites): Promise<boolean> {
+  // Stale by its last answer (none yet: past the minimum is enough to ask).
+  if (!isTenantStale(w.rows, w.plannerRows ?? 0)) return false;
+  w.plannerRows = await plannerTenantRows(db, w.tenant);
+  return isTenantStale(w.rows, w.plannerRows);
+}
+
+/** A partition due for an analysis, with the tenants of this process it holds. */
+interface StalePartition {
+  readonly partition: string;
+  readonly tenants: readonly TenantWrites[];
 }
 
 /**
- * Analyzes `records` if stale. `ownWrites`: rows this process changed since its last analysis,
- * which the statistics counters may not show yet (a backend reports them up to seconds after its
- * commit, so a run's last pages were often missing from them at its end); `tenants`: the same per
- * entity written. One analysis at a time across processes (a try-lock: a writer that finds
- * another analyzing skips, the result is the same); returns whether it ran one.
+ * The partitions due for an analysis: changed by more than a tenth ({@link isStale}), counting the
+ * rows this process wrote to their entities (`tenants`), which the statistics counters may not
+ * show yet (a backend reports them up to seconds after its commit, so a run's last pages were
+ * often missing from them at its end); or holding a tenant this process wrote that is stale.
  */
-export async function analyzeRecordsIfStale(db: Kysely<DB>, ownWrites = 0, flush = false, tenants: Iterable<TenantWrites> = []): Promise<boolean> {
-  const churn = await recordsChurn(db);
-  const stale = (churn !== null && isStale({ changed: Math.max(churn.changed, ownWrites), rows: churn.rows })) || (await someTenantStale(db, tenants));
-  if (!stale && !flush) return false;
+async function stalePartitions(db: Kysely<DB>, tenants: readonly TenantWrites[]): Promise<StalePartition[]> {
+  const parts = await partitionsChurn(db);
+  const own = new Set(parts.map((p) => p.entity));
+  const out: StalePartition[] = [];
+  for (const p of parts) {
+    const mine = tenants.filter((t) => (p.entity === null ? !own.has(t.tenant.entity) : t.tenant.entity === p.entity));
+    const written = mine.reduce((n, t) => n + t.rows, 0);
+    let stale = isStale({ changed: Math.max(p.changed, written), rows: p.rows });
+    for (const t of mine) if (!stale) stale = await tenantStale(db, t);
+    if (stale) out.push({ partition: p.partition, tenants: mine });
+  }
+  return out;
+}
+
+/**
+ * Analyzes the partitions of `records` that are stale; `tenants`: the rows this process wrote per
+ * tenant since its last analysis. One analysis at a time across processes (a try-lock: a writer
+ * that finds another analyzing skips, the result is the same); `flush` also flushes the text
+ * indexes' pending lists when nothing is stale (a run's end). Returns the tenants whose
+ * partitions were analyzed, or null when none was.
+ */
+export async function analyzeRecordsIfStale(db: Kysely<DB>, flush = false, tenants: readonly TenantWrites[] = []): Promise<readonly TenantWrites[] | null> {
+  const stale = await stalePartitions(db, tenants);
+  if (stale.length === 0 && !flush) return null;
   return db.connection().execute(async (conn) => {
     const key = 'analyze/records';
     const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtextextended(${key}, 0)) as ok`.execute(conn);
-    if (rows[0]?.ok !== true) return false;
+    if (rows[0]?.ok !== true) return null;
     try {
-      if (stale) await sql`analyze records`.execute(conn);
+      // The partitions alone: a statement naming its entity is planned on its partition's statistics.
+      for (const p of stale) await sql`analyze ${sql.id(p.partition)}`.execute(conn);
       await flushPendingLists(conn);
-      return stale;
+      return stale.length === 0 ? null : stale.flatMap((p) => p.tenants);
     } finally {
       await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
     }
@@ -103,13 +139,14 @@ export async function analyzeRecordsIfStale(db: Kysely<DB>, ownWrites = 0, flush
 }
 
 /**
- * Moves the entries waiting in the text GINs' pending lists (fastupdate) into their trees. Every
- * search through such an index scans its whole pending list; autovacuum flushes it, on its own
- * schedule, and a manual ANALYZE does not. Missing indexes (an older schema) are skipped.
+ * Moves the entries waiting in the text GINs' pending lists (fastupdate) into their trees, on
+ * every partition. Every search through such an index scans its whole pending list; autovacuum
+ * flushes it, on its own schedule, and a manual ANALYZE does not. Missing indexes (an older
+ * schema) are skipped.
  */
 async function flushPendingLists(db: Kysely<DB>): Promise<void> {
-  await sql`select gin_clean_pending_list(c.oid) from pg_class c
-    where c.relname in ('records_words_gin', 'records_text_trgm') and c.relnamespace = current_schema()::regnamespace`.execute(db);
+  await sql`select gin_clean_pending_list(i.inhrelid) from pg_inherits i
+    where i.inhparent in (select c.oid from pg_class c where c.relname in ('records_words_gin', 'records_text_trgm') and c.relnamespace = current_schema()::regnamespace)`.execute(db);
 }
 
 /**
@@ -122,9 +159,7 @@ export class StatsKeeper {
   private lastCheck = 0;
   /** A forced check that arrived during another: it runs when that one ends. */
   private again = false;
-  /** Rows this process changed since it last analyzed. */
-  private written = 0;
-  /** The same per tenant (`connector/entity`). */
+  /** Rows this process inserted or changed since their partition was last analyzed, per tenant (`connector/entity`). */
   private tenants = new Map<string, TenantWrites>();
 
   constructor(
@@ -133,10 +168,8 @@ export class StatsKeeper {
     private readonly everyMs = 2000,
   ) {}
 
-  /** Counts rows a page write of this process inserted or changed, of `tenant` when given. */
-  wrote(rows: number, tenant?: Tenant): void {
-    this.written += rows;
-    if (tenant === undefined) return;
+  /** Counts rows a page write of this process inserted or changed. */
+  wrote(rows: number, tenant: Tenant): void {
     const key = `${tenant.connectorId}/${tenant.entity}`;
     const t = this.tenants.get(key);
     if (t === undefined) this.tenants.set(key, { tenant, rows });
@@ -152,14 +185,12 @@ export class StatsKeeper {
     if (!force && now - this.lastCheck < this.everyMs) return;
     this.lastCheck = now;
     const started = Date.now();
-    const written = this.written;
-    const tenantRows = new Map([...this.tenants].map(([k, t]) => [k, t.rows]));
+    const before = new Map([...this.tenants.values()].map((t) => [t, t.rows]));
     // After an analysis, or at a run's end, the pending lists are flushed too.
-    this.running = analyzeRecordsIfStale(this.db, written, force, this.tenants.values())
-      .then((ran) => {
-        if (!ran) return;
-        this.written -= written;
-        this.forgetTenants(tenantRows);
+    this.running = analyzeRecordsIfStale(this.db, force, [...this.tenants.values()])
+      .then((analyzed) => {
+        if (analyzed === null) return;
+        this.forget(analyzed, before);
         this.logger?.info({ ms: Date.now() - started }, 'records analyzed: the planner sees the synced rows');
       })
       .catch((e: unknown) => this.logger?.warn({ err: { message: (e as Error).message } }, 'analyzing records failed; autovacuum will'))
@@ -169,14 +200,14 @@ export class StatsKeeper {
       });
   }
 
-  /** After an analysis: the rows written before it are known to the planner, and its estimates changed. */
-  private forgetTenants(before: ReadonlyMap<string, number>): void {
-    const left = new Map<string, TenantWrites>();
-    for (const [k, t] of this.tenants) {
-      const rows = t.rows - (before.get(k) ?? 0);
-      if (rows > 0) left.set(k, { tenant: t.tenant, rows });
+  /** After an analysis: the rows those tenants wrote before it are known to the planner, and its estimates changed. */
+  private forget(analyzed: readonly TenantWrites[], before: ReadonlyMap<TenantWrites, number>): void {
+    for (const t of analyzed) {
+      const key = `${t.tenant.connectorId}/${t.tenant.entity}`;
+      const rows = t.rows - (before.get(t) ?? 0);
+      if (rows > 0) this.tenants.set(key, { tenant: t.tenant, rows });
+      else this.tenants.delete(key);
     }
-    this.tenants = left;
   }
 
   /** Waits until no check is in flight or due (shutdown, tests). */

@@ -25,6 +25,7 @@ import { readFromOf, savedCursor } from './saved-cursor.js';
 import { RunProgress } from './run-progress.js';
 import { RunStop } from './run-stop.js';
 import { statsKeeper } from '../store/table-stats.js';
+import { ensureRecordPartition } from '../store/record-partitions.js';
 
 export type { SyncDeps } from './run-context.js';
 
@@ -132,6 +133,8 @@ function heartbeat(deps: SyncDeps, run: SyncRunRow): NodeJS.Timeout {
 
 /** Reads every partition of the run from its checkpoint; false when the run stopped meanwhile. */
 async function readRun(deps: SyncDeps, ctx: RunContext, run: SyncRunRow): Promise<number | false> {
+  // Before the first page: rows written before their entity has a partition stay in the default one.
+  await ensureRecordPartition(deps.db, run.entity);
   await deps.backend.ensureIndex(deps.db, searchTarget(ctx.connector.connectorType, run.entity));
   // Versions already waiting go out even if this run fails before its first page: a reset's
   // tombstones (its run failing on a 401 while resolving parents) or a ship that failed before.

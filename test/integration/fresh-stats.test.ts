@@ -45,20 +45,20 @@ describe('planner statistics right after a sync', () => {
     const id = await syncOne();
     const stats = await sql<{ rows: number; changed: string }>`
       select c.reltuples::float8 as rows, s.n_mod_since_analyze::text as changed
-        from pg_class c join pg_stat_user_tables s on s.relid = c.oid where c.relname = 'records'`.execute(h.deps.db);
+        from pg_class c join pg_stat_user_tables s on s.relid = c.oid where c.relname = 'records__customers'`.execute(h.deps.db);
     expect(stats.rows[0]!.rows).toBeGreaterThanOrEqual(SIZE * 0.9);
     const text = await emailPlan(id);
-    expect(text, text).toContain('records_keys_gin');
+    expect(text, text).toContain('records__customers_keys_idx');
   });
 
   it('a small connector synced beside the big one (under a tenth of the table) is analyzed too, and planned on its index', async () => {
     // The planner knows the big connector's rows exactly: the small one's stay under the table's tenth.
-    await sql`analyze records`.execute(h.deps.db);
+    await sql`analyze records__customers`.execute(h.deps.db);
     h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: SMALL });
     const id = await syncOne();
     // Unknown to the statistics, the planner would take its 600 rows for one and walk them all through the primary key.
     expect(await plannerTenantRows(h.deps.db, { connectorId: id, entity: 'customers' })).toBeGreaterThanOrEqual(SMALL / 2);
     const text = await emailPlan(id);
-    expect(text, text).toContain('records_keys_gin');
+    expect(text, text).toContain('records__customers_keys_idx');
   });
 });

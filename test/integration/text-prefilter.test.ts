@@ -57,7 +57,7 @@ describe('the trigram pre-filter of like and keyword', () => {
     const req = { target: TARGET, connectorId: id, query, after: null, size: 51 };
     const compiled = compileSearch(req, (await planIndexes(h.deps.db, req)).plan).compile(h.deps.db);
     const plan = JSON.stringify((await h.deps.pool.query(`explain (format json) ${compiled.sql}`, compiled.parameters as unknown[])).rows[0]);
-    expect(plan, plan).toContain('records_text_trgm');
+    expect(plan, plan).toMatch(/records__\w+_text_lc_idx/);
     // A fuzzy term expands through the vocabulary to the words the GIN then finds.
     const fuzzyQuery = parseSearchParams(TARGET, { query: { filter: filters[0] }, limit: 50 });
     const fuzzyReq = { target: TARGET, connectorId: id, query: fuzzyQuery, after: null, size: 51 };
@@ -65,7 +65,7 @@ describe('the trigram pre-filter of like and keyword', () => {
     expect(fuzzyPlan.plan.words).toEqual([[['name:hopper']]]);
     const fc = compileSearch(fuzzyReq, fuzzyPlan.plan).compile(h.deps.db);
     const explained = JSON.stringify((await h.deps.pool.query(`explain (format json) ${fc.sql}`, fc.parameters as unknown[])).rows[0]);
-    expect(explained, explained).toContain('records_words_gin');
+    expect(explained, explained).toMatch(/records__\w+_words_idx/);
   });
 
   it('records without text (written for OpenSearch) are still found, and a reindex brings the index back', async () => {
@@ -91,7 +91,7 @@ describe('the trigram pre-filter of like and keyword', () => {
     expect(plan.assumesText).toBe(true);
     const checked = compileCheckedSearch(likeReq, plan).compile(h.deps.db);
     const analyzed = (await h.deps.pool.query(`explain (analyze, format json) ${checked.sql}`, checked.parameters as unknown[])).rows[0] as unknown;
-    const scans = JSON.stringify(analyzed).match(/"Relation Name":"records"[^}]*?"Actual Loops":\d+/g) ?? [];
+    const scans = JSON.stringify(analyzed).match(/"Relation Name":"records[^"]*"[^}]*?"Actual Loops":\d+/g) ?? [];
     expect(JSON.stringify(analyzed)).toContain('One-Time Filter');
     expect(scans.length, JSON.stringify(analyzed)).toBeGreaterThan(0);
     for (const scan of scans) expect(scan, 'no record is read when the text is incomplete').toMatch(/"Actual Loops":0$/);

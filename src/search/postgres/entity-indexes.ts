@@ -12,6 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../../store/db.js';
 import type { SearchTarget } from '../dsl/ast.js';
+import { DEFAULT_PARTITION, ensureRecordPartition } from '../../store/record-partitions.js';
 import { fieldParts } from './compile-sort.js';
 
 const TIME_FIELD = /^(created|updated|modified)(_at|At|_time|Time|_date|Date)?$/;
@@ -25,18 +26,23 @@ export function sortIndexFields(target: SearchTarget): string[] {
     .slice(0, MAX_SORT_FIELDS);
 }
 
-function indexName(target: SearchTarget, field: string, dir: 'asc' | 'desc'): string {
-  const h = createHash('sha1').update(`${target.connectorType}/${target.entity}/${field}/${dir}`).digest('hex').slice(0, 10);
+/** Per partition too: an entity that later leaves the default partition gets its indexes built anew. */
+function indexName(target: SearchTarget, field: string, dir: 'asc' | 'desc', partition: string): string {
+  const h = createHash('sha1').update(`${partition}/${target.connectorType}/${target.entity}/${field}/${dir}`).digest('hex').slice(0, 10);
   return `records_sort_${h}`;
 }
 
-/** DDL of the sort index of `field` in `dir` (exported for tests). */
-export function sortIndexDdl(target: SearchTarget, field: string, dir: 'asc' | 'desc', concurrently = false): RawBuilder<unknown> {
+/**
+ * DDL of the sort index of `field` in `dir` on the entity's partition (exported for tests): the
+ * partition holds the entity alone, so only the default partition's indexes name the entity.
+ */
+export function sortIndexDdl(target: SearchTarget, field: string, dir: 'asc' | 'desc', partition: string, concurrently = false): RawBuilder<unknown> {
   const p = fieldParts(sql.ref('data'), { field, sub: [], type: target.searchable[field] ?? 'dynamic' });
   const d = dir === 'asc' ? sql`asc` : sql`desc`;
-  return sql`create index ${concurrently ? sql`concurrently` : sql``} if not exists ${sql.id(indexName(target, field, dir))} on records
+  const entity = partition === DEFAULT_PARTITION ? sql`entity = ${sql.lit(target.entity)} and ` : sql``;
+  return sql`create index ${concurrently ? sql`concurrently` : sql``} if not exists ${sql.id(indexName(target, field, dir, partition))} on ${sql.id(partition)}
     (connector_id, ${p.missing} asc, ${p.rank} ${d}, ${p.num} ${d}, ${p.str} ${d}, ${p.bool} ${d}, record_id asc)
-    where entity = ${sql.lit(target.entity)} and deleted_at is null`;
+    where ${entity}deleted_at is null`;
 }
 
 interface WantedIndex {
@@ -62,14 +68,15 @@ async function missingIndexes(db: Db, wanted: readonly WantedIndex[]): Promise<W
  * lock is the only option.
  */
 export async function ensureEntityIndexes(db: Db, target: SearchTarget): Promise<void> {
-  const wanted = sortIndexFields(target).flatMap((field) => (['asc', 'desc'] as const).map((dir) => ({ name: indexName(target, field, dir), field, dir })));
+  const partition = await ensureRecordPartition(db, target.entity);
+  const wanted = sortIndexFields(target).flatMap((field) => (['asc', 'desc'] as const).map((dir) => ({ name: indexName(target, field, dir, partition), field, dir })));
   if (wanted.length === 0 || (await missingIndexes(db, wanted)).length === 0) return;
   // One key for the table, not per entity: two concurrent builds on `records` deadlock (the one
   // blocked on the table holds a snapshot the other's build waits out), so every build takes turns.
   const key = 'sort-indexes/records';
   if (db.isTransaction) {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
-    for (const w of await missingIndexes(db, wanted)) await sortIndexDdl(target, w.field, w.dir).execute(db);
+    for (const w of await missingIndexes(db, wanted)) await sortIndexDdl(target, w.field, w.dir, partition).execute(db);
     return;
   }
   await db.connection().execute(async (conn) => {
@@ -83,7 +90,7 @@ export async function ensureEntityIndexes(db: Db, target: SearchTarget): Promise
       // Under the lock, an invalid index is a dead builder's leftover: rebuild it.
       for (const w of await missingIndexes(conn, wanted)) {
         await sql`drop index concurrently if exists ${sql.id(w.name)}`.execute(conn);
-        await sortIndexDdl(target, w.field, w.dir, true).execute(conn);
+        await sortIndexDdl(target, w.field, w.dir, partition, true).execute(conn);
       }
     } finally {
       await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
