@@ -43,6 +43,20 @@ create table records (
 -- Rows are ~1-4 KB: inline and uncompressed (schema v1), on every partition.
 create table records_default partition of records default with (toast_tuple_target = 8160);
 
+-- The names an entity's partition may have: `records__<entity>` for a plain identifier (unless it
+-- looks like a hashed name), and `records__h<md5>` for any other, or when that name was taken.
+create function syncdex_records_partition_names(p_entity text) returns text[]
+  language sql immutable parallel safe
+  return array[case when p_entity ~ '^[a-z][a-z0-9_]{0,40}$' and p_entity !~ '^h[0-9a-f]{16}$' then 'records__' || p_entity end,
+               'records__h' || left(md5(p_entity), 16)];
+
+-- The entity's own partition, or null. Found by name in the catalog: nothing is opened or locked,
+-- so a search never waits here on a table another transaction locked.
+create function syncdex_find_records_partition(p_entity text) returns text
+  language sql stable
+  return (select c.relname::text from pg_inherits i join pg_class c on c.oid = i.inhrelid
+           where i.inhparent = 'records'::regclass and c.relname::text = any(syncdex_records_partition_names(p_entity)));
+
 -- The partition of an entity's records, created when missing; returns its name. Created apart
 -- and then attached: attaching locks the parent only against other DDL, where CREATE TABLE ...
 -- PARTITION OF would lock out every reader and writer of every entity until it commits. An
@@ -51,20 +65,19 @@ create table records_default partition of records default with (toast_tuple_targ
 create function syncdex_records_partition(p_entity text) returns text
   language plpgsql as $$
 declare
-  wanted text := case when p_entity ~ '^[a-z][a-z0-9_]{0,40}$' then 'records__' || p_entity else 'records__h' || left(md5(p_entity), 16) end;
-  found text;
+  names text[] := syncdex_records_partition_names(p_entity);
+  found text := syncdex_find_records_partition(p_entity);
+  wanted text;
 begin
-  select c.relname into found from pg_inherits i join pg_class c on c.oid = i.inhrelid
-   where i.inhparent = 'records'::regclass and pg_get_expr(c.relpartbound, c.oid) = format('FOR VALUES IN (%L)', p_entity);
   if found is not null then return found; end if;
   -- One creator at a time; under the lock, look again.
   perform pg_advisory_xact_lock(hashtextextended('partitions/records', 0));
-  select c.relname into found from pg_inherits i join pg_class c on c.oid = i.inhrelid
-   where i.inhparent = 'records'::regclass and pg_get_expr(c.relpartbound, c.oid) = format('FOR VALUES IN (%L)', p_entity);
+  found := syncdex_find_records_partition(p_entity);
   if found is not null then return found; end if;
   if exists (select 1 from records_default where entity = p_entity) then return 'records_default'; end if;
   -- A name another relation took (an index named like `records__<entity>_pkey`): the hashed form.
-  if to_regclass(quote_ident(wanted)) is not null then wanted := 'records__h' || left(md5(p_entity), 16); end if;
+  wanted := coalesce(names[1], names[2]);
+  if to_regclass(quote_ident(wanted)) is not null then wanted := names[2]; end if;
   execute format('create table %I (like records including defaults including constraints) with (toast_tuple_target = 8160)', wanted);
   execute format('alter table records attach partition %I for values in (%L)', wanted, p_entity);
   return wanted;

@@ -18,3 +18,36 @@ export async function ensureRecordPartition(db: Db, entity: string): Promise<str
   const { rows } = await sql<{ name: string }>`select syncdex_records_partition(${entity}) as name`.execute(db);
   return rows[0]?.name ?? DEFAULT_PARTITION;
 }
+
+/** The entity's own partition, or null when it has none (its records, if any, are in the default one); takes no lock. */
+export async function findRecordPartition(db: Db, entity: string): Promise<string | null> {
+  const { rows } = await sql<{ name: string | null }>`select syncdex_find_records_partition(${entity}) as name`.execute(db);
+  return rows[0]?.name ?? null;
+}
+
+/** How long an entity found without a partition of its own is read through the parent before asking again. */
+const UNPARTITIONED_TTL_MS = 10_000;
+
+/**
+ * The table that holds each entity's records, per database handle: its partition once it has one
+ * (partitions are never detached or dropped while syncdex runs, so that answer is kept), else the
+ * parent `records`, which is always right, asked again after {@link UNPARTITIONED_TTL_MS}.
+ */
+export class RecordRelations {
+  readonly #known = new WeakMap<object, Map<string, { readonly name: string; readonly until: number }>>();
+
+  async of(db: Db, entity: string, now = Date.now()): Promise<string> {
+    let byEntity = this.#known.get(db);
+    if (byEntity === undefined) this.#known.set(db, (byEntity = new Map()));
+    const hit = byEntity.get(entity);
+    if (hit !== undefined && hit.until > now) return hit.name;
+    const name = await findRecordPartition(db, entity);
+    byEntity.set(entity, name === null ? { name: 'records', until: now + UNPARTITIONED_TTL_MS } : { name, until: Infinity });
+    return name ?? 'records';
+  }
+
+  /** Forgets what is known of a handle's tables (a statement found one missing). */
+  forget(db: Db): void {
+    this.#known.delete(db);
+  }
+}

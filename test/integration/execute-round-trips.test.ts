@@ -36,13 +36,17 @@ describe('round trips of an execute search', () => {
   it('an eq search: the token with its connector, then the search with its text check', async () => {
     const email = h.sandbox.dataset('payments', 'customers').all().map((c) => c.email).find((e) => typeof e === 'string');
     expect(email).toBeDefined();
+    // The process's first search of the entity also asks which partition holds it (once).
+    const first = await statementsOf(id, { query: { filter: { eq: { email } } } });
+    expect(first.statements, first.statements.join('\n---\n')).toHaveLength(3);
+    expect(first.statements[1]).toMatch(/syncdex_find_records_partition/);
     const { status, statements } = await statementsOf(id, { query: { filter: { eq: { email } } } });
     expect(status).toBe(200);
     expect(statements, statements.join('\n---\n')).toHaveLength(2);
     expect(statements[0]).toMatch(/api_tokens/);
     expect(statements[0]).toMatch(/connectors/);
     expect(statements[1]).toMatch(/entity_state/);
-    expect(statements[1]).toMatch(/records/);
+    expect(statements[1]).toMatch(/records__customers/);
   });
 
   it("another organization's connector and an unknown token cost the one statement, and answer 404 and 401", async () => {

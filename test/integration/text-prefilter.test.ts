@@ -107,6 +107,13 @@ describe('the trigram pre-filter of like and keyword', () => {
     const { id } = await h.createConnector(token);
     const [run] = await h.runsOf(id);
     expect(await executeRun(h.deps, run!.id)).toBe('succeeded');
+    // Another entity's partition holding rows at the same tuple ids, with other documents that
+    // match every filter below: a candidate fetched by its tuple id must come from its own.
+    await sql`select syncdex_records_partition('customers_twin')`.execute(h.deps.db);
+    await sql`insert into records (connector_id, entity, record_id, data, content_hash, version, keys, text_lc, words)
+              select connector_id, 'customers_twin', record_id, jsonb_build_object('name', 'Grace Hopper Ada Lovelace García Turing', 'currency', 'eur'),
+                     content_hash, version, keys, text_lc, words
+                from records where connector_id = ${id}::uuid and entity = 'customers'`.execute(h.deps.db);
     const backend = new PostgresSearchBackend();
     let longest = 0;
     for (const filter of [{ keyword: { name: 'grace hopper' } }, { fuzzy: { name: 'ada lovelase' } }, { keyword: { name: 'garcía turing' } }, { and: [{ fuzzy: { name: 'hoper' } }, { eq: { currency: 'eur' } }] }]) {

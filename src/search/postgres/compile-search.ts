@@ -16,6 +16,13 @@ import { tenantSeed, tokenHash, type WordRequirement } from './word-index.js';
 
 type Sql = RawBuilder<unknown>;
 
+/**
+ * The table a search reads: `records`, or the entity's own partition (migration 0014), which
+ * spares the planner the parent's pruning and its translation of every filter expression.
+ */
+export type Relation = string;
+export const RECORDS: Relation = 'records';
+
 /** One row of a search page. */
 export type SearchRow = { record_id: string; doc: Record<string, unknown>; score: number };
 
@@ -66,8 +73,8 @@ function prefilters(req: BackendSearch, plan: IndexPlan): Sql[] {
  * indexes may contribute (index-plan.ts); the exact filter still decides every row. The plan is
  * taken as right for the entity's records: see {@link compileCheckedSearch} otherwise.
  */
-export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_ONLY, lookup: lookupOf(req.target) }): RawBuilder<SearchRow> {
-  return pageOf(req, plan, null);
+export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_ONLY, lookup: lookupOf(req.target) }, relation: Relation = RECORDS): RawBuilder<SearchRow> {
+  return pageOf(req, plan, null, relation);
 }
 
 /**
@@ -76,16 +83,16 @@ export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_O
  * any row (a one-time filter), and reads none when it is false. The lateral page is the inner
  * side of a nested loop over one row, so its rows keep their order.
  */
-export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan): RawBuilder<CheckedRow> {
+export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan, relation: Relation = RECORDS): RawBuilder<CheckedRow> {
   return sql<CheckedRow>`
     select p.record_id, p.doc, p.score, s.complete
       from (select coalesce((select e.text_complete from entity_state e
                               where e.connector_id = ${req.connectorId}::uuid and e.entity = ${req.target.entity}), true) as complete) s
-      left join lateral (${pageOf(req, plan, sql`s.complete`)}) p on true`;
+      left join lateral (${pageOf(req, plan, sql`s.complete`, relation)}) p on true`;
 }
 
 /** `checked`: the condition a checked search gates its rows on (null: none). */
-function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null): RawBuilder<SearchRow> {
+function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relation: Relation): RawBuilder<SearchRow> {
   const row = rowOf('t', req, plan);
   const filter = req.query.filter;
   const where = sql.join([...(checked === null ? [] : [checked]), ...prefilters(req, plan), filter === null ? TRUE : compileFilter(filter, row)], sql` and `);
@@ -97,7 +104,7 @@ function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null): RawBu
   return sql<SearchRow>`
     select h.record_id, h.doc, h.score from (
       select t.record_id, t.data as doc, ${score} as score
-        from records t
+        from ${sql.table(relation)} t
        where t.connector_id = ${req.connectorId}::uuid and t.entity = ${req.target.entity}
          and t.deleted_at is null and ${where}
       ${fence}
@@ -113,7 +120,7 @@ function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null): RawBu
  * exact filter and score run on them in that order until the page is full: on a tier of
  * thousands of records, only about a page of them is evaluated.
  */
-export function compileTierSearch(req: BackendSearch, tier: Tier) {
+export function compileTierSearch(req: BackendSearch, tier: Tier, relation: Relation = RECORDS) {
   const row = rowOf('r', req, tier.plan);
   const filter = req.query.filter;
   const exact = filter === null ? TRUE : compileFilter(filter, row);
@@ -122,14 +129,16 @@ export function compileTierSearch(req: BackendSearch, tier: Tier) {
   const tenant = (a: string): Sql => sql`${sql.ref(`${a}.connector_id`)} = ${req.connectorId}::uuid and ${sql.ref(`${a}.entity`)} = ${req.target.entity}`;
   // Each candidate is fetched by its tuple id in a sub-select the planner cannot flatten: joined
   // any other way, it once filtered a small tenant's every row per candidate (a join filter).
-  // Ordered by k's id, which arrives sorted, the page stops after `size` rows that qualify.
+  // Ordered by k's id, which arrives sorted, the page stops after `size` rows that qualify. A
+  // tuple id is unique within one partition only: the fetch names the tenant too, which on the
+  // parent table prunes it to the candidate's partition.
   return sql<SearchRow>`
     select h.record_id, h.doc, h.score from (
       select k.record_id, r.data as doc, ${exact} as ok, ${score} as score
-        from (select t.ctid as tid, t.record_id from records t
+        from (select t.ctid as tid, t.record_id from ${sql.table(relation)} t
                where ${tenant('t')} and t.deleted_at is null and ${sql.join(prefilters(req, tier.plan), sql` and `)}
                order by t.record_id offset 0) k
-        cross join lateral (select r.record_id, r.data, r.shadow, r.keys from records r where r.ctid = k.tid offset 0) r
+        cross join lateral (select r.record_id, r.data, r.shadow, r.keys from ${sql.table(relation)} r where r.ctid = k.tid and ${tenant('r')} offset 0) r
     ) h
     where h.ok and h.score = ${tier.score}::float8 and ${after}
     order by h.record_id

@@ -11,7 +11,8 @@ import { sortValuesOf } from '../reference/order.js';
 import { ensureEntityIndexes } from './entity-indexes.js';
 import { lookupOf } from './lookup-index.js';
 import { EXACT_ONLY, planIndexes, type IndexPlan } from './index-plan.js';
-import { compileCheckedSearch, compileSearch, compileTierSearch, type CheckedRow, type SearchRow } from './compile-search.js';
+import { compileCheckedSearch, compileSearch, compileTierSearch, type CheckedRow, type Relation, type SearchRow } from './compile-search.js';
+import { RecordRelations } from '../../store/record-partitions.js';
 
 export { compileSearch } from './compile-search.js';
 
@@ -35,6 +36,8 @@ export class PostgresSearchBackend implements SearchBackend {
   readonly kind = 'postgres' as const;
   readonly shipsChanges = false;
   readonly #limits: PostgresSearchLimits;
+  /** Each search reads its entity's partition directly (compile-search.ts `Relation`). */
+  readonly #relations = new RecordRelations();
 
   constructor(limits: Partial<PostgresSearchLimits> = {}) {
     this.#limits = { timeoutMs: limits.timeoutMs ?? 30_000 };
@@ -63,11 +66,12 @@ export class PostgresSearchBackend implements SearchBackend {
   }
 
   async search(db: Db, req: BackendSearch): Promise<BackendHit[]> {
+    const relation = await this.#relations.of(db, req.target.entity);
     const { plan, tier } = await planIndexes(db, req);
     // A ranked text search first tries the records that can reach the best score: when they fill
     // the page, no other record can come before them (ties break by id in both).
-    const top = tier === null ? [] : await this.#run(db, this.#checked(compileTierSearch(req, tier).compile(db)));
-    const rows = top.length === req.size ? top : await this.#page(db, req, plan);
+    const top = tier === null ? [] : await this.#run(db, this.#checked(compileTierSearch(req, tier, relation).compile(db)));
+    const rows = top.length === req.size ? top : await this.#page(db, req, plan, relation);
     return rows.map((r) => {
       const hit = { id: r.record_id, score: Number(r.score), doc: r.doc };
       return { ...hit, sortValues: sortValuesOf(req.query.sort, hit) };
@@ -75,10 +79,10 @@ export class PostgresSearchBackend implements SearchBackend {
   }
 
   /** One page by the plan; a plan that assumed complete search text falls back to the exact SQL where it is not. */
-  async #page(db: Db, req: BackendSearch, plan: IndexPlan): Promise<SearchRow[]> {
-    if (plan.assumesText !== true) return this.#run(db, this.#checked(compileSearch(req, plan).compile(db)));
-    const rows = await this.#run(db, this.#checked(compileCheckedSearch(req, plan).compile(db)));
-    if (rows[0]?.complete === false) return this.#run(db, this.#checked(compileSearch(req, EXACT_ONLY).compile(db)));
+  async #page(db: Db, req: BackendSearch, plan: IndexPlan, relation: Relation): Promise<SearchRow[]> {
+    if (plan.assumesText !== true) return this.#run(db, this.#checked(compileSearch(req, plan, relation).compile(db)));
+    const rows = await this.#run(db, this.#checked(compileCheckedSearch(req, plan, relation).compile(db)));
+    if (rows[0]?.complete === false) return this.#run(db, this.#checked(compileSearch(req, EXACT_ONLY, relation).compile(db)));
     return rows.filter((r): r is SearchRow & CheckedRow => r.record_id !== null);
   }
 
@@ -94,6 +98,8 @@ export class PostgresSearchBackend implements SearchBackend {
     try {
       return (await db.executeQuery(compiled)).rows;
     } catch (e) {
+      // A partition gone under a kept answer: the next search looks again.
+      if ((e as { code?: unknown }).code === UNDEFINED_TABLE) this.#relations.forget(db);
       if ((e as { code?: unknown }).code === QUERY_CANCELED) {
         throw new AppError('invalid_query', `the search ran longer than ${timeoutMs / 1000} s and was stopped: narrow the filter (fewer like/fuzzy/keyword clauses, or add eq/range clauses)`, { path: 'query.filter' });
       }
@@ -103,3 +109,4 @@ export class PostgresSearchBackend implements SearchBackend {
 }
 
 const QUERY_CANCELED = '57014';
+const UNDEFINED_TABLE = '42P01';
