@@ -1,13 +1,23 @@
 import { mkdtemp, copyFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { createDb } from '../../src/store/db.js';
+import { createDb, type DB } from '../../src/store/db.js';
 import { MIGRATIONS_DIR, migrateToLatest } from '../../src/store/migrate.js';
 import { createDatabase } from './helpers/fresh-db.js';
 
 const ALL = ['0001_init', '0002_lean_index', '0003_seen_batches', '0004_seen_fence', '0005_run_retention', '0006_lookup_gin_no_pending_list', '0007_search_index_identity', '0008_replay_of_index', '0009_connectors_keyset', '0010_run_progressed_at', '0011_connector_rate_limits', '0012_text_trigram_index', '0013_word_index', '0014_records_by_entity'];
+
+/** Applies the first `n` migrations, then adds an organization and its connector (…0a, …0c) as that schema holds them. */
+async function migrateWithConnector(db: Kysely<DB>, n: number): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'sx-mig-'));
+  for (const f of ALL.slice(0, n)) await copyFile(path.join(MIGRATIONS_DIR, `${f}.sql`), path.join(dir, `${f}.sql`));
+  await migrateToLatest(db, dir);
+  await sql`insert into organizations (id, name) values ('00000000-0000-0000-0000-00000000000a', 'o')`.execute(db);
+  await sql`insert into connectors (id, organization_id, external_user_id, connector_type, name, secret_ciphertext, secret_key_id, auth_method, replication_config)
+            values ('00000000-0000-0000-0000-00000000000c', '00000000-0000-0000-0000-00000000000a', 'u', 'payments', 'c', '\\x00', 'k', 'api_key', '{}')`.execute(db);
+}
 
 describe('migrations', () => {
   it('apply from an empty database, then are a no-op', async () => {
@@ -58,12 +68,7 @@ describe('migrations', () => {
   it('0003 carries the seen-sets of unfinished runs over to one row per run', async () => {
     const { db } = createDb(await createDatabase(), 2);
     try {
-      const v2 = await mkdtemp(path.join(tmpdir(), 'sx-mig-'));
-      for (const f of ALL.slice(0, 2)) await copyFile(path.join(MIGRATIONS_DIR, `${f}.sql`), path.join(v2, `${f}.sql`));
-      await migrateToLatest(db, v2);
-      await sql`insert into organizations (id, name) values ('00000000-0000-0000-0000-00000000000a', 'o')`.execute(db);
-      await sql`insert into connectors (id, organization_id, external_user_id, connector_type, name, secret_ciphertext, secret_key_id, auth_method, replication_config)
-                values ('00000000-0000-0000-0000-00000000000c', '00000000-0000-0000-0000-00000000000a', 'u', 'payments', 'c', '\\x00', 'k', 'api_key', '{}')`.execute(db);
+      await migrateWithConnector(db, 2);
       const run = await sql<{ id: string }>`insert into sync_runs (connector_id, entity, trigger, mode, status) values ('00000000-0000-0000-0000-00000000000c', 'customers', 'manual', 'full', 'failed') returning id::text`.execute(db);
       const id = run.rows[0]!.id;
       await sql`insert into sync_run_seen (run_id, record_id) values (${id}::bigint, 'a'), (${id}::bigint, 'b')`.execute(db);
@@ -78,12 +83,7 @@ describe('migrations', () => {
   it('0014 moves every record into its entity\'s partition, keeping every column, and later writes find it', async () => {
     const { db } = createDb(await createDatabase(), 2);
     try {
-      const v13 = await mkdtemp(path.join(tmpdir(), 'sx-mig-'));
-      for (const f of ALL.slice(0, 13)) await copyFile(path.join(MIGRATIONS_DIR, `${f}.sql`), path.join(v13, `${f}.sql`));
-      await migrateToLatest(db, v13);
-      await sql`insert into organizations (id, name) values ('00000000-0000-0000-0000-00000000000a', 'o')`.execute(db);
-      await sql`insert into connectors (id, organization_id, external_user_id, connector_type, name, secret_ciphertext, secret_key_id, auth_method, replication_config)
-                values ('00000000-0000-0000-0000-00000000000c', '00000000-0000-0000-0000-00000000000a', 'u', 'payments', 'c', '\\x00', 'k', 'api_key', '{}')`.execute(db);
+      await migrateWithConnector(db, 13);
       // Entities as the catalog names them, one no readable partition name can hold, and a tombstone.
       const entities = ['customers', 'issue_comments', "Odd 'entity'/ä"];
       for (const [i, entity] of entities.entries()) {
