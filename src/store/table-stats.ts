@@ -47,25 +47,26 @@ export async function plannerTenantRows(db: Kysely<DB>, t: Tenant): Promise<numb
   return rows[0]?.['QUERY PLAN'][0].Plan['Plan Rows'] ?? 0;
 }
 
-/** A partition of `records` (migration 0014): the entity it holds (null: the default partition) and its churn. */
+/** A partition of `records` (migration 0014) and its churn. */
 export interface PartitionChurn extends TableChurn {
   readonly partition: string;
-  readonly entity: string | null;
 }
 
-const LIST_BOUND = /^FOR VALUES IN \('(.*)'\)$/;
-
-/** The churn of every partition of `records`. */
+/** The churn of every partition of `records`, from the catalog and the statistics views alone (no table is opened or locked). */
 export async function partitionsChurn(db: Kysely<DB>): Promise<PartitionChurn[]> {
-  const { rows } = await sql<{ partition: string; bound: string; changed: string; rows: string }>`
-    select c.relname as partition, pg_get_expr(c.relpartbound, c.oid) as bound,
-           s.n_mod_since_analyze::text as changed, greatest(c.reltuples, 0)::bigint::text as rows
+  const { rows } = await sql<{ partition: string; changed: string; rows: string }>`
+    select c.relname as partition, s.n_mod_since_analyze::text as changed, greatest(c.reltuples, 0)::bigint::text as rows
       from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_stat_user_tables s on s.relid = c.oid
      where i.inhparent = 'records'::regclass`.execute(db);
-  return rows.map((r) => {
-    const m = LIST_BOUND.exec(r.bound);
-    return { partition: r.partition, entity: m === null ? null : (m[1] as string).replaceAll("''", "'"), changed: Number(r.changed), rows: Number(r.rows) };
-  });
+  return rows.map((r) => ({ partition: r.partition, changed: Number(r.changed), rows: Number(r.rows) }));
+}
+
+/** The partition holding each entity's records (the default one for an entity without its own), found by name without locks. */
+async function partitionsOf(db: Kysely<DB>, entities: readonly string[]): Promise<Map<string, string>> {
+  if (entities.length === 0) return new Map();
+  const { rows } = await sql<{ entity: string; partition: string | null }>`
+    select e as entity, syncdex_find_records_partition(e) as partition from unnest(${entities}::text[]) as e`.execute(db);
+  return new Map(rows.map((r) => [r.entity, r.partition ?? 'records_default']));
 }
 
 /** Rows a process wrote to a tenant since its last analysis, and what the planner believed the tenant held when last asked. */
@@ -101,10 +102,10 @@ interface StalePartition {
  */
 async function stalePartitions(db: Kysely<DB>, tenants: readonly TenantWrites[]): Promise<StalePartition[]> {
   const parts = await partitionsChurn(db);
-  const own = new Set(parts.map((p) => p.entity));
+  const homes = await partitionsOf(db, [...new Set(tenants.map((t) => t.tenant.entity))]);
   const out: StalePartition[] = [];
   for (const p of parts) {
-    const mine = tenants.filter((t) => (p.entity === null ? !own.has(t.tenant.entity) : t.tenant.entity === p.entity));
+    const mine = tenants.filter((t) => homes.get(t.tenant.entity) === p.partition);
     const written = mine.reduce((n, t) => n + t.rows, 0);
     let stale = isStale({ changed: Math.max(p.changed, written), rows: p.rows });
     for (const t of mine) if (!stale) stale = await tenantStale(db, t);
