@@ -7,6 +7,9 @@
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 
+/** The partitioned table: always right to read, pruned by the entity a statement names. */
+export const PARENT_TABLE = 'records';
+
 /** The partition that holds records of no partition of their own. */
 export const DEFAULT_PARTITION = 'records_default';
 
@@ -42,8 +45,8 @@ export class RecordRelations {
     const hit = byEntity.get(entity);
     if (hit !== undefined && hit.until > now) return hit.name;
     const name = await findRecordPartition(db, entity);
-    byEntity.set(entity, name === null ? { name: 'records', until: now + UNPARTITIONED_TTL_MS } : { name, until: Infinity });
-    return name ?? 'records';
+    byEntity.set(entity, name === null ? { name: PARENT_TABLE, until: now + UNPARTITIONED_TTL_MS } : { name, until: Infinity });
+    return name ?? PARENT_TABLE;
   }
 
   /** Forgets what is known of a handle's tables (a statement found one missing). */

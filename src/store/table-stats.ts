@@ -14,6 +14,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from './db.js';
 import type { Logger } from '../logger.js';
+import { DEFAULT_PARTITION } from './record-partitions.js';
 
 /** Changed rows since the last analysis, and the rows the planner believes the table has. */
 export interface TableChurn {
@@ -66,8 +67,10 @@ async function partitionsOf(db: Kysely<DB>, entities: readonly string[]): Promis
   if (entities.length === 0) return new Map();
   const { rows } = await sql<{ entity: string; partition: string | null }>`
     select e as entity, syncdex_find_records_partition(e) as partition from unnest(${entities}::text[]) as e`.execute(db);
-  return new Map(rows.map((r) => [r.entity, r.partition ?? 'records_default']));
+  return new Map(rows.map((r) => [r.entity, r.partition ?? DEFAULT_PARTITION]));
 }
+
+const tenantKey = (t: Tenant): string => `${t.connectorId}/${t.entity}`;
 
 /** Rows a process wrote to a tenant since its last analysis, and what the planner believed the tenant held when last asked. */
 export interface TenantWrites {
@@ -77,15 +80,18 @@ export interface TenantWrites {
 }
 
 /**
- * Whether a tenant this process wrote to is stale ({@link isTenantStale}). The planner is asked
+ * Whether some tenant this process wrote to is stale ({@link isTenantStale}). The planner is asked
  * only about a tenant past the minimum that outgrew its last answer (estimates only change with
  * an analysis, after which the writes start over): about once per doubling.
  */
-async function tenantStale(db: Kysely<DB>, w: TenantWrites): Promise<boolean> {
-  // Stale by its last answer (none yet: past the minimum is enough to ask).
-  if (!isTenantStale(w.rows, w.plannerRows ?? 0)) return false;
-  w.plannerRows = await plannerTenantRows(db, w.tenant);
-  return isTenantStale(w.rows, w.plannerRows);
+async function someTenantStale(db: Kysely<DB>, written: readonly TenantWrites[]): Promise<boolean> {
+  for (const w of written) {
+    // Stale by its last answer (none yet: past the minimum is enough to ask).
+    if (!isTenantStale(w.rows, w.plannerRows ?? 0)) continue;
+    w.plannerRows = await plannerTenantRows(db, w.tenant);
+    if (isTenantStale(w.rows, w.plannerRows)) return true;
+  }
+  return false;
 }
 
 /** A partition due for an analysis, with the tenants of this process it holds. */
@@ -107,9 +113,7 @@ async function stalePartitions(db: Kysely<DB>, tenants: readonly TenantWrites[])
   for (const p of parts) {
     const mine = tenants.filter((t) => homes.get(t.tenant.entity) === p.partition);
     const written = mine.reduce((n, t) => n + t.rows, 0);
-    let stale = isStale({ changed: Math.max(p.changed, written), rows: p.rows });
-    for (const t of mine) if (!stale) stale = await tenantStale(db, t);
-    if (stale) out.push({ partition: p.partition, tenants: mine });
+    if (isStale({ changed: Math.max(p.changed, written), rows: p.rows }) || (await someTenantStale(db, mine))) out.push({ partition: p.partition, tenants: mine });
   }
   return out;
 }
@@ -171,7 +175,7 @@ export class StatsKeeper {
 
   /** Counts rows a page write of this process inserted or changed. */
   wrote(rows: number, tenant: Tenant): void {
-    const key = `${tenant.connectorId}/${tenant.entity}`;
+    const key = tenantKey(tenant);
     const t = this.tenants.get(key);
     if (t === undefined) this.tenants.set(key, { tenant, rows });
     else t.rows += rows;
@@ -204,7 +208,7 @@ export class StatsKeeper {
   /** After an analysis: the rows those tenants wrote before it are known to the planner, and its estimates changed. */
   private forget(analyzed: readonly TenantWrites[], before: ReadonlyMap<TenantWrites, number>): void {
     for (const t of analyzed) {
-      const key = `${t.tenant.connectorId}/${t.tenant.entity}`;
+      const key = tenantKey(t.tenant);
       const rows = t.rows - (before.get(t) ?? 0);
       if (rows > 0) this.tenants.set(key, { tenant: t.tenant, rows });
       else this.tenants.delete(key);
