@@ -89,3 +89,22 @@ export async function quiet(pid: number, windowMs = 500, timeoutMs = 30_000): Pr
     last = now;
   }
 }
+
+/**
+ * A meter of the machine's stolen time (`/proc/stat` steal: CPU the hypervisor gave to other
+ * guests while ours were ready to run). Returns a reading function: the stolen share of the
+ * machine's time since the meter started, or null where there is no /proc/stat.
+ */
+export function stealMeter(): () => number | null {
+  const read = (): { steal: number; all: number } | null => {
+    if (!fs.existsSync('/proc/stat')) return null;
+    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    return { steal: cpu[7] ?? 0, all: cpu.reduce((a, b) => a + b, 0) };
+  };
+  const start = read();
+  return () => {
+    const now = read();
+    if (start === null || now === null || now.all === start.all) return null;
+    return (now.steal - start.steal) / (now.all - start.all);
+  };
+}
