@@ -38,6 +38,11 @@ function readProc(pid: number): { cmd: string; user: number; system: number } | 
   }
 }
 
+/** The machine's CPU ticks from /proc/stat: user, nice, system, idle, iowait, irq, softirq, steal, ... */
+function machineTicks(): number[] {
+  return fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+}
+
 /** Takes a snapshot; `groupOf` names a process's group from its pid and command line. */
 export function cpuSnapshot(groupOf: (pid: number, cmd: string) => string): CpuSnapshot | null {
   if (!fs.existsSync('/proc/stat')) return null;
@@ -47,7 +52,7 @@ export function cpuSnapshot(groupOf: (pid: number, cmd: string) => string): CpuS
     const p = readProc(Number(name));
     if (p !== null) procs.set(Number(name), { group: groupOf(Number(name), p.cmd), user: p.user, system: p.system });
   }
-  const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const cpu = machineTicks();
   const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
   const busy = cpu.slice(0, 8).reduce((a, b) => a + b, 0) - idle;
   return { procs, machine: { busy, idle } };
@@ -98,7 +103,7 @@ export async function quiet(pid: number, windowMs = 500, timeoutMs = 30_000): Pr
 export function stealMeter(): () => number | null {
   const read = (): { steal: number; all: number } | null => {
     if (!fs.existsSync('/proc/stat')) return null;
-    const cpu = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    const cpu = machineTicks().slice(0, 8);
     return { steal: cpu[7] ?? 0, all: cpu.reduce((a, b) => a + b, 0) };
   };
   const start = read();

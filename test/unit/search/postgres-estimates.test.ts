@@ -1,12 +1,5 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { parseSearchParams } from '../../../src/search/dsl/parse.js';
-import { compileSearch } from '../../../src/search/postgres/compile-search.js';
-import { target } from '../../conformance/dataset.js';
-
-// Compiles only: no database behind it (the conformance suites run the same SQL).
-const db = new Kysely<never>({ dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() } });
-const compiled = (filter: unknown): string => compileSearch({ target, connectorId: '00000000-0000-0000-0000-000000000000', query: parseSearchParams(target, { query: { filter } }), after: null, size: 11 }).compile(db).sql;
+import { compiledSql as compiled } from './postgres-sql.js';
 
 const UNESTIMATED_DOC = /\(case when \("t"\."data" @> \$\d+::jsonb or "t"\."data" @> \$\d+::jsonb\) then true else false end\)/;
 

@@ -1,12 +1,5 @@
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { parseSearchParams } from '../../../src/search/dsl/parse.js';
-import { compileSearch } from '../../../src/search/postgres/compile-search.js';
-import { target } from '../../conformance/dataset.js';
-
-// Compiles only: no database behind it.
-const db = new Kysely<never>({ dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() } });
-const compiled = (filter: unknown): string => compileSearch({ target, connectorId: '00000000-0000-0000-0000-000000000000', query: parseSearchParams(target, { query: { filter } }), after: null, size: 11 }).compile(db).sql;
+import { compiledSql as compiled } from './postgres-sql.js';
 
 describe('words of the exact text predicates (Postgres)', () => {
   it('are written out in place for a few text operators (sx_words is never inlined by the planner)', () => {
