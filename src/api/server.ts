@@ -8,6 +8,7 @@ import { isConnectorId } from '../store/connectors-repo.js';
 import { sessionPrincipal } from './admin-session.js';
 import { accessOf, authenticate, authenticateNaming, requireAdmin } from './auth.js';
 import { handleError } from './error-mapper.js';
+import { serializeReply } from './json-text.js';
 import { rejectUnstorable } from './storable-text.js';
 import { createApiMetrics } from './metrics.js';
 import { adminConnectorRoutes } from './routes/admin-connectors.js';
@@ -95,7 +96,8 @@ export function buildApi(deps: Deps): FastifyInstance {
   // Route schemas document the API (/openapi.json); our parsers validate and the error mapper
   // words every 400, and responses are sent as built, never reshaped by a schema.
   app.setValidatorCompiler(() => (value) => ({ value }));
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setSerializerCompiler(() => serializeReply);
+  app.setReplySerializer(serializeReply);
   for (const s of sharedSchemas) app.addSchema(s);
   app.addHook('onRequest', authHook(deps));
   app.addHook('preValidation', async (req) => rejectUnstorable(req.body, req.url));

@@ -23,6 +23,8 @@ export interface BackendHit {
   readonly score: number;
   readonly doc: Record<string, unknown>;
   readonly sortValues: readonly unknown[];
+  /** The document's JSON text, when the backend read it as text (`doc` is then parsed from it on demand). */
+  readonly json?: string;
 }
 
 /** A search to run: the validated query, the tenant, and the keyset position to continue after. */

@@ -1,14 +1,17 @@
 /**
- * The `search` action: validate, verify the cursor, run on the backend, page, project, time.
+ * The `search` action: validate, verify the cursor, run on the backend, page, project, time;
+ * as objects (in process) or as the JSON text of the answer (the HTTP API).
  */
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
-import type { SearchBackend } from './backend.js';
+import type { BackendHit, SearchBackend } from './backend.js';
 import { decodeCursor, encodeCursor } from './cursor.js';
 import { parseSearchParams } from './dsl/parse.js';
 import { queryFingerprint } from './fingerprint.js';
-import { projector } from './reference/project.js';
+import type { SearchQuery, SearchTarget } from './dsl/ast.js';
+import { jsonProjector } from './json-projection.js';
+import { projector, type Projector } from './reference/project.js';
 import { searchTarget } from './target.js';
 
 /** The response body of a search (overview §4.2). */
@@ -27,13 +30,16 @@ export interface SearchDeps {
   readonly cursorSecret: string;
 }
 
-/** Runs a search on one connector's synced copy; the connector id scopes every query. */
-export async function runSearch(
-  deps: SearchDeps,
-  connector: { id: string; connectorType: string },
-  entity: string,
-  params: unknown,
-): Promise<SearchResponse> {
+/** One page of a search: its hits as the backend returned them, the next cursor, and how to project a hit. */
+interface SearchPage {
+  readonly started: number;
+  readonly hits: readonly BackendHit[];
+  readonly next: string | null;
+  readonly target: SearchTarget;
+  readonly query: SearchQuery;
+}
+
+async function searchPage(deps: SearchDeps, connector: { id: string; connectorType: string }, entity: string, params: unknown): Promise<SearchPage> {
   const started = performance.now();
   const target = searchTarget(connector.connectorType, entity);
   const query = parseSearchParams(target, params);
@@ -43,13 +49,36 @@ export async function runSearch(
   const fingerprintOf = (): string => (fingerprint ??= queryFingerprint(connector.id, entity, query));
   const after = query.cursor === null ? null : decodeCursor(deps.cursorSecret, fingerprintOf(), query.cursor);
   const rows = await deps.backend.search(deps.searchDb ?? deps.db, { target, connectorId: connector.id, query, after, size: query.limit + 1 });
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
+  const hits = rows.slice(0, query.limit);
+  const last = hits[hits.length - 1];
   const next = rows.length > query.limit && last !== undefined ? encodeCursor(deps.cursorSecret, fingerprintOf(), last.sortValues) : null;
-  const project = projector(target, query.fields);
+  return { started, hits, next, target, query };
+}
+
+const tookMs = (started: number): number => Math.round((performance.now() - started) * 1000) / 1000;
+
+/** Runs a search on one connector's synced copy; the connector id scopes every query. */
+export async function runSearch(deps: SearchDeps, connector: { id: string; connectorType: string }, entity: string, params: unknown): Promise<SearchResponse> {
+  const page = await searchPage(deps, connector, entity, params);
+  const project = projector(page.target, page.query.fields);
   return {
-    hits: page.map((h) => ({ id: h.id, score: h.score, data: project(h.doc) })),
-    next_cursor: next,
-    took_ms: Math.round((performance.now() - started) * 1000) / 1000,
+    hits: page.hits.map((h) => ({ id: h.id, score: h.score, data: project(h.doc) })),
+    next_cursor: page.next,
+    took_ms: tookMs(page.started),
   };
+}
+
+/**
+ * {@link runSearch}'s answer as the JSON text of its {@link SearchResponse}, for the HTTP API:
+ * documents a backend read as text are projected and spliced without being parsed.
+ */
+export async function runSearchJson(deps: SearchDeps, connector: { id: string; connectorType: string }, entity: string, params: unknown): Promise<string> {
+  const page = await searchPage(deps, connector, entity, params);
+  const projectText = jsonProjector(page.target, page.query.fields);
+  let project: Projector | undefined;
+  const hits = page.hits.map((h) => {
+    const data = h.json !== undefined ? projectText(h.json) : JSON.stringify((project ??= projector(page.target, page.query.fields))(h.doc));
+    return `{"id":${JSON.stringify(h.id)},"score":${JSON.stringify(h.score)},"data":${data}}`;
+  });
+  return `{"hits":[${hits.join(',')}],"next_cursor":${JSON.stringify(page.next)},"took_ms":${JSON.stringify(tookMs(page.started))}}`;
 }

@@ -22,13 +22,23 @@ export interface DbOptions {
   readonly statementTimeoutMs?: number;
   readonly preparedStatements?: boolean;
   readonly statements?: StatementCacheLimits;
+  /** Leave jsonb values as their JSON text (the search pool: documents go into answers unparsed). */
+  readonly jsonbAsText?: boolean;
 }
+
+const JSONB_OID = 3802;
+
+/** pg's type parsers, with jsonb left as the text Postgres sent. */
+const JSONB_AS_TEXT = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === JSONB_OID && format !== 'binary' ? (text: string) => text : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+};
 
 // int8 (counts, versions) arrive as strings; keep them so, callers convert where they need numbers.
 /** Creates the kysely instance over a pg pool. The caller owns `destroy()`. */
 export function createDb(databaseUrl: string, max = 10, opts: DbOptions = {}): { db: Kysely<DB>; pool: pg.Pool } {
   const timeout = opts.statementTimeoutMs === undefined ? {} : { statement_timeout: opts.statementTimeoutMs };
-  const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'syncdex', idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS, ...timeout });
+  const types = opts.jsonbAsText === true ? { types: JSONB_AS_TEXT } : {};
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'syncdex', idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS, ...timeout, ...types });
   // An idle client erroring (server restart) must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   // pg-pool only listens for errors on idle clients. A checked-out client whose server goes
@@ -42,8 +52,9 @@ export function createDb(databaseUrl: string, max = 10, opts: DbOptions = {}): {
 /**
  * The pool searches run on: its own, so a slow search can neither exceed its time nor take the
  * connections that auth, probes and writes need; its connections name the search shapes they
- * repeat, each execution still planned for its own values (statement-cache.ts).
+ * repeat, each execution still planned for its own values (statement-cache.ts). It reads jsonb as
+ * JSON text: the Postgres backend's hits carry their documents unparsed (search/json-hit.ts).
  */
 export function createSearchDb(databaseUrl: string, opts: { statementTimeoutMs: number; preparedStatements?: boolean }): Kysely<DB> {
-  return createDb(databaseUrl, 8, { ...opts, statements: SEARCH_STATEMENTS }).db;
+  return createDb(databaseUrl, 8, { ...opts, statements: SEARCH_STATEMENTS, jsonbAsText: true }).db;
 }

@@ -20,13 +20,18 @@ export async function insertConnectorRow(db: Kysely<DB>, connectorType: string):
 
 /** Writes `records` as a fresh connector's entity; returns a PageFn searching them (on `searchDb`, by default the same pool). */
 export async function loadPostgres(db: Kysely<DB>, target: SearchTarget, records: readonly { id: string; doc: Record<string, unknown> }[], searchDb: Kysely<DB> = db): Promise<PageFn> {
+  return (await loadPostgresConnector(db, target, records, searchDb)).page;
+}
+
+/** {@link loadPostgres}, with the connector it wrote the records as. */
+export async function loadPostgresConnector(db: Kysely<DB>, target: SearchTarget, records: readonly { id: string; doc: Record<string, unknown> }[], searchDb: Kysely<DB> = db): Promise<{ connectorId: string; page: PageFn }> {
   const backend = new PostgresSearchBackend();
   const connectorId = await insertConnectorRow(db, target.connectorType);
   await backend.ensureIndex(db, target);
-  const page = withShadows(records.map((r) => ({ id: r.id, data: r.doc })), target.searchable, lookupOf(target));
-  await upsertPage(db, connectorId, target.entity, page);
-  return async (query, after) => {
+  await upsertPage(db, connectorId, target.entity, withShadows(records.map((r) => ({ id: r.id, data: r.doc })), target.searchable, lookupOf(target)));
+  const page: PageFn = async (query, after) => {
     const rows = await backend.search(searchDb, { target, connectorId, query, after, size: query.limit + 1 });
     return pageOf(target, query, rows);
   };
+  return { connectorId, page };
 }

@@ -3,18 +3,22 @@
  * records holding keys that are not searchable (escapes, unicode, `__proto__`, nulls, nested
  * values) and random `fields` and sorts, paged with cursors through a search pool: every hit's
  * data equals the reference projection, and the pages the reference order, including sorts by
- * a field the answer leaves out.
+ * a field the answer leaves out; and so does the data an HTTP answer cuts from each document's
+ * JSON text as Postgres writes it.
  */
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SEARCH_LIMITS } from '../../src/search/dsl/ast.js';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
+import { jsonProjector } from '../../src/search/json-projection.js';
+import { PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
 import { evaluateSearch } from '../../src/search/reference/evaluate.js';
 import { projectDoc } from '../../src/search/reference/project.js';
 import { createDb, createSearchDb, type DB } from '../../src/store/db.js';
 import { dataset, sort } from '../conformance/arbitraries.js';
 import { target } from '../conformance/dataset.js';
-import { loadPostgres } from '../conformance/postgres-page.js';
+import { loadPostgresConnector } from '../conformance/postgres-page.js';
 import { collect } from '../conformance/run-case.js';
 import { migratedDatabase } from './helpers/fresh-db.js';
 
@@ -43,7 +47,7 @@ describe('answers projected on the Postgres backend', () => {
       fc.asyncProperty(dataset, fc.array(extras, { minLength: 14, maxLength: 14 }), fields, fc.option(sort, { nil: undefined }), fc.integer({ min: 1, max: 4 }), async (base, added, selected, order, pageSize) => {
         // Own properties, `__proto__` included, as JSON.parse would make them.
         const records = base.map((r, i) => ({ id: r.id, doc: { ...(JSON.parse(JSON.stringify(Object.fromEntries(added[i] ?? []))) as Record<string, unknown>), ...r.doc } }));
-        const page = await loadPostgres(db, target, records, searchDb);
+        const { connectorId, page } = await loadPostgresConnector(db, target, records, searchDb);
         const params = { query: order === undefined ? {} : { sort: order }, ...(selected === undefined ? {} : { fields: selected }) };
         const query = parseSearchParams(target, params);
         const expected = evaluateSearch(target, query, records);
@@ -52,6 +56,13 @@ describe('answers projected on the Postgres backend', () => {
         const byId = new Map(records.map((r) => [r.id, r.doc]));
         // As JSON: what an answer is (the generated objects may have no prototype).
         for (const h of got) expect(h.data, h.id).toStrictEqual(JSON.parse(JSON.stringify(projectDoc(target, query.fields, byId.get(h.id) ?? {}))));
+        // What the HTTP answer holds: each hit's data cut from its document's text as Postgres wrote it.
+        const all = parseSearchParams(target, { ...params, limit: SEARCH_LIMITS.maxLimit });
+        const project = jsonProjector(target, all.fields);
+        for (const r of await new PostgresSearchBackend().search(searchDb, { target, connectorId, query: all, after: null, size: all.limit + 1 })) {
+          expect(r.json, r.id).toBeTypeOf('string');
+          expect(JSON.parse(project(r.json as string)), r.id).toStrictEqual(JSON.parse(JSON.stringify(projectDoc(target, query.fields, byId.get(r.id) ?? {}))));
+        }
       }),
       { numRuns: RUNS, seed: SEED, verbose: 1 },
     );

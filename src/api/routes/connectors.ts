@@ -8,7 +8,8 @@ import { publicSchemas } from '../schemas.js';
 import type { Deps } from '../../app/deps.js';
 import { getConnectorDef, getEntityDef } from '../../connectors/catalog/index.js';
 import { AppError, isAppError } from '../../errors.js';
-import { runSearch } from '../../search/search-service.js';
+import { runSearchJson } from '../../search/search-service.js';
+import { JsonText } from '../json-text.js';
 import { principalOf } from '../auth.js';
 
 const ACTIONS = new Set(['list', 'get', 'create', 'update', 'delete', 'api_search', 'search', 'download']);
@@ -22,11 +23,11 @@ function parseExecute(body: unknown): { entity: string; action: string; params: 
   return { entity: b.entity, action: b.action, params: b.params };
 }
 
-/** Runs a search and observes its latency (entity already validated: labels stay a closed set). */
-async function timedSearch(deps: Deps, metrics: ApiMetrics, connector: { id: string; connectorType: string }, entity: string, params: unknown) {
+/** Runs a search and observes its latency (entity already validated: labels stay a closed set); the answer is its JSON text. */
+async function timedSearch(deps: Deps, metrics: ApiMetrics, connector: { id: string; connectorType: string }, entity: string, params: unknown): Promise<JsonText> {
   const end = metrics.searchLatency.startTimer({ connector_type: connector.connectorType, entity });
   try {
-    const result = await runSearch(deps, connector, entity, params);
+    const result = new JsonText(await runSearchJson(deps, connector, entity, params));
     end({ outcome: 'ok' });
     return result;
   } catch (e) {
@@ -39,7 +40,7 @@ async function timedSearch(deps: Deps, metrics: ApiMetrics, connector: { id: str
  * The execute action on a connector already resolved for the caller: the tenant route (own
  * organization) and the admin console's route (any organization, admin tokens) both run this.
  */
-export async function executeOn(deps: Deps, metrics: ApiMetrics, connector: Connector, body: unknown) {
+export async function executeOn(deps: Deps, metrics: ApiMetrics, connector: Connector, body: unknown): Promise<JsonText> {
   const { entity, action, params } = parseExecute(body);
   getEntityDef(getConnectorDef(connector.connectorType), entity);
   if (action !== 'search') {

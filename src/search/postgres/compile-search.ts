@@ -23,15 +23,15 @@ type Sql = RawBuilder<unknown>;
 export type Relation = string;
 export const RECORDS: Relation = 'records';
 
-/** One row of a search page. */
-export type SearchRow = { record_id: string; doc: Record<string, unknown>; score: number };
+/** One row of a search page; `doc` is the document's JSON text on a pool that leaves jsonb unparsed (the search pool). */
+export type SearchRow = { record_id: string; doc: Record<string, unknown> | string; score: number };
 
 /**
  * A row of a search whose plan assumed complete search text: the page's rows, each flagged
  * `complete`; or, when it matched nothing or the entity's text is incomplete, one row of nulls
  * with the flag (false: run the search again without index conditions).
  */
-export type CheckedRow = { record_id: string | null; doc: Record<string, unknown> | null; score: number | null; complete: boolean };
+export type CheckedRow = { record_id: string | null; doc: Record<string, unknown> | string | null; score: number | null; complete: boolean };
 
 /** The trigram pre-filter of a filter: each requirement an `or` of substring conjunctions on `text_lc`. */
 function textPrefilter(reqs: readonly TextRequirement[]): Sql[] {

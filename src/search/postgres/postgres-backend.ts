@@ -8,6 +8,7 @@ import type { Db } from '../../store/db.js';
 import type { BackendHit, BackendSearch, RejectedChange, SearchBackend } from '../backend.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
+import { jsonHit } from '../json-hit.js';
 import { ensureEntityIndexes } from './entity-indexes.js';
 import { lookupOf } from './lookup-index.js';
 import { EXACT_ONLY, planIndexes, type IndexPlan } from './index-plan.js';
@@ -73,6 +74,8 @@ export class PostgresSearchBackend implements SearchBackend {
     const top = tier === null ? [] : await this.#run(db, this.#checked(compileTierSearch(req, tier, relation).compile(db)));
     const rows = top.length === req.size ? top : await this.#page(db, req, plan, relation);
     return rows.map((r) => {
+      // The search pool reads documents as JSON text (store/db.ts); another pool parses them.
+      if (typeof r.doc === 'string') return jsonHit(r.record_id, Number(r.score), r.doc, req.query.sort);
       const hit = { id: r.record_id, score: Number(r.score), doc: r.doc };
       return { ...hit, sortValues: sortValuesOf(req.query.sort, hit) };
     });

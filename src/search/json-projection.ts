@@ -1,0 +1,115 @@
+/**
+ * A hit's `data` built from the document's JSON text, without parsing it: the Postgres backend
+ * reads documents as text (the search pool leaves jsonb unparsed), and an HTTP answer splices
+ * each projected document into its body. Parsing a 50-hit page and serializing it again took
+ * about a quarter of an execute request's CPU (bench/README.md, session 25).
+ * Pure: no client, no SQL execution.
+ */
+import type { SearchTarget } from './dsl/ast.js';
+import { projector } from './reference/project.js';
+
+/** Projects one document's JSON text to the JSON text of its `data` (as reference/project.ts projects it). */
+export type JsonProjector = (json: string) => string;
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_OBJECT = 123;
+const CLOSE_OBJECT = 125;
+const OPEN_ARRAY = 91;
+const CLOSE_ARRAY = 93;
+const COMMA = 44;
+const COLON = 58;
+
+const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;
+
+function skipSpace(s: string, i: number): number {
+  while (i < s.length && isSpace(s.charCodeAt(i))) i++;
+  return i;
+}
+
+/** The index just past the string whose opening quote is at `i`. */
+function endOfString(s: string, i: number): number {
+  for (let j = i + 1; ; ) {
+    const q = s.indexOf('"', j);
+    if (q < 0) throw new SyntaxError('unterminated string in a stored document');
+    // The quote is escaped when an odd number of backslashes precede it.
+    let b = q - 1;
+    while (s.charCodeAt(b) === BACKSLASH) b--;
+    if ((q - 1 - b) % 2 === 0) return q + 1;
+    j = q + 1;
+  }
+}
+
+/** The index just past the JSON value starting at `i`. */
+function endOfValue(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c === QUOTE) return endOfString(s, i);
+  if (c !== OPEN_OBJECT && c !== OPEN_ARRAY) {
+    let j = i;
+    while (j < s.length) {
+      const d = s.charCodeAt(j);
+      if (d === COMMA || d === CLOSE_OBJECT || d === CLOSE_ARRAY || isSpace(d)) break;
+      j++;
+    }
+    return j;
+  }
+  let depth = 0;
+  for (let j = i; j < s.length; ) {
+    const d = s.charCodeAt(j);
+    if (d === QUOTE) {
+      j = endOfString(s, j);
+      continue;
+    }
+    if (d === OPEN_OBJECT || d === OPEN_ARRAY) depth++;
+    else if ((d === CLOSE_OBJECT || d === CLOSE_ARRAY) && --depth === 0) return j + 1;
+    j++;
+  }
+  throw new SyntaxError('unterminated value in a stored document');
+}
+
+/** A member's key: the text between its quotes, unescaped only when it holds an escape. */
+function keyOf(s: string, start: number, end: number): string {
+  const raw = s.slice(start + 1, end - 1);
+  return raw.includes('\\') ? (JSON.parse(s.slice(start, end)) as string) : raw;
+}
+
+/**
+ * The members of a JSON object's text whose keys are in `keep`, as the text of an object (members
+ * in the document's order). The text must be one JSON object, as Postgres writes jsonb.
+ */
+export function keepMembers(json: string, keep: ReadonlySet<string>): string {
+  let i = skipSpace(json, 0);
+  if (json.charCodeAt(i) !== OPEN_OBJECT) throw new SyntaxError('a stored document is not a JSON object');
+  let out = '{';
+  i = skipSpace(json, i + 1);
+  if (json.charCodeAt(i) === CLOSE_OBJECT) return '{}';
+  for (;;) {
+    const keyStart = i;
+    const keyEnd = endOfString(json, i);
+    i = skipSpace(json, keyEnd);
+    if (json.charCodeAt(i) !== COLON) throw new SyntaxError('a stored document has a member without a colon');
+    const valueStart = skipSpace(json, i + 1);
+    const valueEnd = endOfValue(json, valueStart);
+    if (keep.has(keyOf(json, keyStart, keyEnd))) out += `${out.length > 1 ? ',' : ''}${json.slice(keyStart, keyEnd)}:${json.slice(valueStart, valueEnd)}`;
+    i = skipSpace(json, valueEnd);
+    const next = json.charCodeAt(i);
+    if (next === CLOSE_OBJECT) return `${out}}`;
+    if (next !== COMMA) throw new SyntaxError('a stored document has members without a comma between them');
+    i = skipSpace(json, i + 1);
+  }
+}
+
+/**
+ * The projector of a search's hits on JSON text. Top-level fields (the default: the target's
+ * searchable fields; or `fields` of one segment each) are cut from the text; a projection with
+ * nested paths rebuilds objects, so it parses the document and projects it as in process.
+ */
+export function jsonProjector(target: SearchTarget, fields: readonly (readonly string[])[] | null): JsonProjector {
+  const paths = fields ?? Object.keys(target.searchable).map((name) => [name]);
+  if (paths.every((p) => p.length === 1)) {
+    const keep = new Set(paths.map((p) => p[0] as string));
+    return (json) => keepMembers(json, keep);
+  }
+  const project = projector(target, fields);
+  return (json) => JSON.stringify(project(JSON.parse(json) as Record<string, unknown>));
+}
