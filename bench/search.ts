@@ -29,7 +29,7 @@ import { statsKeeper } from '../src/store/table-stats.js';
 import { rememberWords } from '../src/store/vocab-repo.js';
 import { insertConnectorRow } from '../test/conformance/postgres-page.js';
 import { round, summarize, timeIt, type Figure } from './lib/stats.js';
-import { stealMeter } from './lib/cpu-share.js';
+import { backgroundMeter, stealMeter } from './lib/cpu-share.js';
 
 const ENTITY = catalog.payments!.entities.customers!;
 const TARGET = searchTarget('payments', 'customers');
@@ -114,11 +114,25 @@ async function shipSmall(os: BenchOpenSearch, backend: OpenSearchBackend, connec
 type Subject = { readonly label: string; readonly deps: Parameters<typeof runSearch>[0]; readonly http: HttpSearcher };
 type Connector = { id: string; connectorType: string };
 
-/** The stolen share of the machine's time while a case was timed, for its note (bench/lib/cpu-share.ts). */
-const stealNote = (steal: number | null): string => (steal === null ? '' : `; ${round(steal * 100, 1)} % of the machine's time stolen by the hypervisor meanwhile`);
+/** What else took the machine while a case was timed, for its note (bench/lib/cpu-share.ts). */
+interface Contention {
+  readonly steal: number | null;
+  readonly background: number | null;
+}
 
-function figure(group: string, name: string, target: number | null, ours: { p50: number; p95: number; p99: number }, base: { p95: number; what: string }, hits: number, steal: number | null = null): Figure {
-  return { group, name: `${name} p95`, unit: 'ms', value: round(ours.p95), baseline: round(base.p95), ratio: round(ours.p95 / base.p95), target: target === null ? 'report' : `≤ ${target} ms`, pass: target === null ? null : ours.p95 <= target, note: `p50 ${round(ours.p50)} p99 ${round(ours.p99)}, ${hits} hits; baseline: ${base.what}${stealNote(steal)}` };
+/** Starts the meters; the reading says what the hypervisor stole and Postgres's background work took meanwhile. */
+function contention(): () => Contention {
+  const steal = stealMeter();
+  const background = backgroundMeter();
+  return () => ({ steal: steal(), background: background() });
+}
+
+const contentionNote = (c: Contention | null): string =>
+  (c?.steal == null ? '' : `; ${round(c.steal * 100, 1)} % of the machine's time stolen by the hypervisor meanwhile`) +
+  (c?.background == null ? '' : `; ${round(c.background * 100, 1)} % taken by Postgres's background work (autovacuum, checkpoints)`);
+
+function figure(group: string, name: string, target: number | null, ours: { p50: number; p95: number; p99: number }, base: { p95: number; what: string }, hits: number, seen: Contention | null = null): Figure {
+  return { group, name: `${name} p95`, unit: 'ms', value: round(ours.p95), baseline: round(base.p95), ratio: round(ours.p95 / base.p95), target: target === null ? 'report' : `≤ ${target} ms`, pass: target === null ? null : ours.p95 <= target, note: `p50 ${round(ours.p50)} p99 ${round(ours.p99)}, ${hits} hits; baseline: ${base.what}${contentionNote(seen)}` };
 }
 
 /** p95 of every case on one backend, in process and over HTTP; `baseline(c)` is what it is compared with. */
@@ -129,13 +143,13 @@ async function caseFigures(subject: Subject, all: readonly Case[], connector: Co
     // A case that matches nothing measures nothing (the eq case once ran against rows without lookup keys).
     const hits = (await runSearch(subject.deps, connector, 'customers', c.params())).hits.length;
     if (hits === 0) throw new Error(`search bench case "${c.name}" matched no record on ${subject.label}`);
-    const stolen = stealMeter();
+    const meter = contention();
     const ours = summarize(await timeIt(reps, () => runSearch(subject.deps, connector, 'customers', c.params())));
     const http = summarize((await subject.http.time(connector.id, [c.params()], reps)).ms);
-    const steal = stolen();
+    const seen = meter();
     const base = await baseline(c);
-    figures.push(figure(group, c.name, c.target, ours, base, hits, steal), figure(group, `${c.name} (HTTP)`, c.target, http, base, hits, steal));
-    log(`  ${subject.label} ${c.name}: p50 ${round(ours.p50)} p95 ${round(ours.p95)} ms, HTTP p95 ${round(http.p95)} ms (${base.what} p95 ${round(base.p95)} ms)${stealNote(steal)}`);
+    figures.push(figure(group, c.name, c.target, ours, base, hits, seen), figure(group, `${c.name} (HTTP)`, c.target, http, base, hits, seen));
+    log(`  ${subject.label} ${c.name}: p50 ${round(ours.p50)} p95 ${round(ours.p95)} ms, HTTP p95 ${round(http.p95)} ms (${base.what} p95 ${round(base.p95)} ms)${contentionNote(seen)}`);
   }
   return figures;
 }
@@ -148,18 +162,18 @@ async function smallConnectorFigures(subject: Subject, small: { id: string; samp
   let worstHttp = { ...worst };
   let which = '';
   let slowestHttp = all[0] as Case;
-  const stolen = stealMeter();
+  const meter = contention();
   for (const c of all) {
     const ours = summarize(await timeIt(reps, () => runSearch(subject.deps, connector, 'customers', c.params())));
     const http = summarize((await subject.http.time(connector.id, [c.params()], reps)).ms);
     if (ours.p95 > worst.p95) (worst = ours), (which = c.name);
     if (http.p95 > worstHttp.p95) (worstHttp = http), (slowestHttp = c);
   }
-  const steal = stolen();
+  const seen = meter();
   const group = subject.label === 'postgres' ? 'search' : `search (${subject.label})`;
   const base = { p95: Number.NaN, what: `none; slowest in process: ${which}` };
-  log(`  ${subject.label} 1,000-record connector, slowest operator p95 ${round(worst.p95)} ms (${which}), HTTP ${round(worstHttp.p95)} ms (${slowestHttp.name})${stealNote(steal)}`);
-  const figures = [figure(group, 'any operator, 1,000-record connector beside the big one', 5, worst, base, 0, steal), figure(group, 'any operator, 1,000-record connector beside the big one (HTTP)', 5, worstHttp, { ...base, what: `none; slowest over HTTP: ${slowestHttp.name}` }, 0, steal)];
+  log(`  ${subject.label} 1,000-record connector, slowest operator p95 ${round(worst.p95)} ms (${which}), HTTP ${round(worstHttp.p95)} ms (${slowestHttp.name})${contentionNote(seen)}`);
+  const figures = [figure(group, 'any operator, 1,000-record connector beside the big one', 5, worst, base, 0, seen), figure(group, 'any operator, 1,000-record connector beside the big one (HTTP)', 5, worstHttp, { ...base, what: `none; slowest over HTTP: ${slowestHttp.name}` }, 0, seen)];
   return { figures, slowestHttp };
 }
 

@@ -113,3 +113,30 @@ export function stealMeter(): () => number | null {
     return (now.steal - start.steal) / (now.all - start.all);
   };
 }
+
+const BACKGROUND = /^postgres: (autovacuum worker|autovacuum launcher|checkpointer|background writer|walwriter)/;
+
+/**
+ * A meter of the CPU Postgres's own background work took (autovacuum, checkpoints, WAL and buffer
+ * writing): a search timed right after a sync shares the machine with the vacuum of what the sync
+ * wrote. Returns a reading function: that CPU as a share of the machine's time since the meter
+ * started (a worker that started meanwhile counts all it spent; one that ended is lost), or null
+ * where there is no /proc.
+ */
+export function backgroundMeter(): () => number | null {
+  const read = (): { ticks: Map<number, number>; all: number } | null => {
+    const snap = cpuSnapshot((_pid, cmd) => (BACKGROUND.test(cmd) ? 'background' : ''));
+    if (snap === null) return null;
+    const ticks = new Map<number, number>();
+    for (const [pid, p] of snap.procs) if (p.group === 'background') ticks.set(pid, p.user + p.system);
+    return { ticks, all: machineTicks().slice(0, 8).reduce((a, b) => a + b, 0) };
+  };
+  const start = read();
+  return () => {
+    const now = read();
+    if (start === null || now === null || now.all === start.all) return null;
+    let spent = 0;
+    for (const [pid, t] of now.ticks) spent += t - (start.ticks.get(pid) ?? 0);
+    return spent / (now.all - start.all);
+  };
+}
