@@ -129,7 +129,7 @@ export function backgroundMeter(): () => number | null {
     if (snap === null) return null;
     const ticks = new Map<number, number>();
     for (const [pid, p] of snap.procs) if (p.group === 'background') ticks.set(pid, p.user + p.system);
-    return { ticks, all: machineTicks().slice(0, 8).reduce((a, b) => a + b, 0) };
+    return { ticks, all: snap.machine.busy + snap.machine.idle };
   };
   const start = read();
   return () => {

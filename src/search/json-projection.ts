@@ -6,7 +6,7 @@
  * Pure: no client, no SQL execution.
  */
 import type { SearchTarget } from './dsl/ast.js';
-import { projector } from './reference/project.js';
+import { keptPaths, projector, type Projector } from './reference/project.js';
 
 /** Projects one document's JSON text to the JSON text of its `data` (as reference/project.ts projects it). */
 export type JsonProjector = (json: string) => string;
@@ -101,15 +101,15 @@ export function keepMembers(json: string, keep: ReadonlySet<string>): string {
 
 /**
  * The projector of a search's hits on JSON text. Top-level fields (the default: the target's
- * searchable fields; or `fields` of one segment each) are cut from the text; a projection with
- * nested paths rebuilds objects, so it parses the document and projects it as in process.
+ * searchable fields; or `fields` that keep whole top-level fields) are cut from the text; a
+ * projection with nested paths rebuilds objects, so it parses the document and runs `project`,
+ * the same projection in process.
  */
-export function jsonProjector(target: SearchTarget, fields: readonly (readonly string[])[] | null): JsonProjector {
-  const paths = fields ?? Object.keys(target.searchable).map((name) => [name]);
-  if (paths.every((p) => p.length === 1)) {
-    const keep = new Set(paths.map((p) => p[0] as string));
+export function jsonProjector(target: SearchTarget, fields: readonly (readonly string[])[] | null, project: Projector = projector(target, fields)): JsonProjector {
+  const kept = keptPaths(target, fields);
+  if (kept.every((p) => p.length === 1)) {
+    const keep = new Set(kept.map((p) => p[0] as string));
     return (json) => keepMembers(json, keep);
   }
-  const project = projector(target, fields);
   return (json) => JSON.stringify(project(JSON.parse(json) as Record<string, unknown>));
 }

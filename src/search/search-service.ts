@@ -11,7 +11,7 @@ import { parseSearchParams } from './dsl/parse.js';
 import { queryFingerprint } from './fingerprint.js';
 import type { SearchQuery, SearchTarget } from './dsl/ast.js';
 import { jsonProjector } from './json-projection.js';
-import { projector, type Projector } from './reference/project.js';
+import { projector } from './reference/project.js';
 import { searchTarget } from './target.js';
 
 /** The response body of a search (overview §4.2). */
@@ -30,7 +30,7 @@ export interface SearchDeps {
   readonly cursorSecret: string;
 }
 
-/** One page of a search: its hits as the backend returned them, the next cursor, and how to project a hit. */
+/** One page of a search: its hits as the backend returned them, the next cursor, and the target and query they answer. */
 interface SearchPage {
   readonly started: number;
   readonly hits: readonly BackendHit[];
@@ -74,10 +74,10 @@ export async function runSearch(deps: SearchDeps, connector: { id: string; conne
  */
 export async function runSearchJson(deps: SearchDeps, connector: { id: string; connectorType: string }, entity: string, params: unknown): Promise<string> {
   const page = await searchPage(deps, connector, entity, params);
-  const projectText = jsonProjector(page.target, page.query.fields);
-  let project: Projector | undefined;
+  const project = projector(page.target, page.query.fields);
+  const projectText = jsonProjector(page.target, page.query.fields, project);
   const hits = page.hits.map((h) => {
-    const data = h.json !== undefined ? projectText(h.json) : JSON.stringify((project ??= projector(page.target, page.query.fields))(h.doc));
+    const data = h.json !== undefined ? projectText(h.json) : JSON.stringify(project(h.doc));
     return `{"id":${JSON.stringify(h.id)},"score":${JSON.stringify(h.score)},"data":${data}}`;
   });
   return `{"hits":[${hits.join(',')}],"next_cursor":${JSON.stringify(page.next)},"took_ms":${JSON.stringify(tookMs(page.started))}}`;

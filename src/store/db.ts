@@ -28,9 +28,11 @@ export interface DbOptions {
 
 const JSONB_OID = 3802;
 
+const asText = (text: string): string => text;
+
 /** pg's type parsers, with jsonb left as the text Postgres sent. */
 const JSONB_AS_TEXT = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === JSONB_OID && format !== 'binary' ? (text: string) => text : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === JSONB_OID && format !== 'binary' ? asText : pg.types.getTypeParser(oid, format as 'text'))) as typeof pg.types.getTypeParser,
 };
 
 // int8 (counts, versions) arrive as strings; keep them so, callers convert where they need numbers.

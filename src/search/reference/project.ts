@@ -17,8 +17,7 @@ export type Projector = (doc: Readonly<Record<string, unknown>>) => Record<strin
  * time of a 50-hit search, with the property definitions below).
  */
 export function projector(target: SearchTarget, fields: readonly Path[] | null): Projector {
-  const all = fields ?? Object.keys(target.searchable).map((name) => [name]);
-  const kept = all.filter((path) => !all.some((other) => isStrictPrefix(other, path)));
+  const kept = keptPaths(target, fields);
   return (doc) => {
     const out: Record<string, unknown> = {};
     for (const path of kept) {
@@ -27,6 +26,12 @@ export function projector(target: SearchTarget, fields: readonly Path[] | null):
     }
     return out;
   };
+}
+
+/** The paths a projection keeps: `fields`, or every searchable field; none under another kept one. */
+export function keptPaths(target: SearchTarget, fields: readonly Path[] | null): readonly Path[] {
+  const all = fields ?? Object.keys(target.searchable).map((name) => [name]);
+  return all.filter((path) => !all.some((other) => isStrictPrefix(other, path)));
 }
 
 export function projectDoc(target: SearchTarget, fields: readonly Path[] | null, doc: Readonly<Record<string, unknown>>): Record<string, unknown> {
