@@ -6,15 +6,17 @@
  * kept-alive connection with the same request body. What the execute endpoint adds above it is
  * syncdex's own work (routing hooks, auth, parsing, planning and running the search, reading
  * the documents out of Postgres). Its best case adds the search's own statements, read as text.
+ * The route runs in a process of its own (lib/floor-server-process.ts), as the API does.
  */
+import { fork, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import Fastify from 'fastify';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { NODE_FLAGS } from '../src/cli/node-flags.js';
 import { ask, forkAgent } from './search-http.js';
 
 /** Statements of an execute request (test/integration/execute-round-trips.test.ts counts them). */
-const EXECUTE_STATEMENTS = 2;
+export const EXECUTE_STATEMENTS = 2;
 
 const EMPTY_PAGE = { hits: [], next_cursor: null, took_ms: 0 };
 
@@ -29,20 +31,27 @@ const RAW_TEXT = { getTypeParser: () => (value: string) => value };
 
 type Replayed = { readonly name: string; readonly text: string; readonly values: unknown[] };
 
+/** What the floor's server process (lib/floor-server-process.ts) serves. */
+export interface FloorSpec {
+  readonly databaseUrl: string;
+  readonly answer: unknown;
+  readonly statements: readonly CapturedStatement[];
+}
+
 /** Names captured statements once, outside any timed loop (the name is the text's hash, so each connection parses a text once). */
-const replayable = (statements: readonly CapturedStatement[]): Replayed[] =>
+export const replayable = (statements: readonly CapturedStatement[]): Replayed[] =>
   statements.map((s) => ({ name: `floor_${createHash('sha1').update(s.sql).digest('hex')}`, text: s.sql, values: [...s.parameters] }));
 
 /**
  * Runs captured statements one after the other, every column read as text, as the search pool
  * runs them once they repeat: named, each execution planned for its values (statement-cache.ts).
  */
-async function replay(pool: pg.Pool, statements: readonly Replayed[]): Promise<void> {
+export async function replay(pool: pg.Pool, statements: readonly Replayed[]): Promise<void> {
   for (const s of statements) await pool.query({ ...s, types: RAW_TEXT });
 }
 
 /** A pool whose sessions plan every execution of a named statement for its own values, as the search pool's do. */
-const replayPool = (databaseUrl: string, max: number): pg.Pool => new pg.Pool({ connectionString: databaseUrl, max, options: '-c plan_cache_mode=force_custom_plan' });
+export const replayPool = (databaseUrl: string, max: number): pg.Pool => new pg.Pool({ connectionString: databaseUrl, max, options: '-c plan_cache_mode=force_custom_plan' });
 
 /**
  * Milliseconds of `reps` requests to the floor route, with `body` as the request body and
@@ -52,27 +61,31 @@ const replayPool = (databaseUrl: string, max: number): pg.Pool => new pg.Pool({ 
  * answers the same given page.
  */
 export async function httpFloor(databaseUrl: string, body: string, reps: number, answer: unknown = EMPTY_PAGE, statements: readonly CapturedStatement[] = []): Promise<number[]> {
-  const pool = replayPool(databaseUrl, 4);
-  const named = replayable(statements);
-  const app = Fastify();
-  app.post('/floor', async () => {
-    if (statements.length === 0) for (let i = 0; i < EXECUTE_STATEMENTS; i++) await pool.query('select 1');
-    else {
-      await pool.query('select 1');
-      await replay(pool, named);
-    }
-    return answer;
-  });
+  const server = fork(fileURLToPath(new URL('./lib/floor-server-process.ts', import.meta.url)), { execArgv: [...NODE_FLAGS, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const agent = forkAgent();
   try {
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/floor`;
-    return (await ask(agent, { url, token: 'floor', bodies: [body], reps, budgetMs: 30_000 })).ms;
+    const port = await serving(server, { databaseUrl, answer, statements });
+    return (await ask(agent, { url: `http://127.0.0.1:${port}/floor`, token: 'floor', bodies: [body], reps, budgetMs: 30_000 })).ms;
   } finally {
     agent.kill();
-    await app.close();
-    await pool.end();
+    await stopped(server);
   }
+}
+
+function serving(server: ChildProcess, spec: FloorSpec): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('exit', (code) => reject(new Error(`the bench's floor server exited (${code})`)));
+    server.once('message', (m: { port: number } | { error: string }) => ('port' in m ? resolve(m.port) : reject(new Error(m.error))));
+    server.send(spec);
+  });
+}
+
+function stopped(server: ChildProcess): Promise<void> {
+  if (server.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    server.once('exit', () => resolve());
+    server.kill('SIGTERM');
+  });
 }
 
 /** Milliseconds of `reps` runs of a search's own statements alone, in this process, every column read as text: the in-process limit. */

@@ -1,17 +1,15 @@
 /**
  * Searches as an agent sends them: through the HTTP execute endpoint of a real API (fastify,
  * bearer token, connector lookup, JSON both ways) on loopback, against the bench's database.
- * The agent is a process of its own (lib/http-agent-process.ts) with a kept-alive connection.
+ * The API is `syncdex api` in a process of its own (lib/api-process.ts), as operators run it;
+ * the agent is another (lib/http-agent-process.ts), with a kept-alive connection.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { buildApi } from '../src/api/server.js';
-import { buildDeps } from '../src/app/deps.js';
-import { loadConfig } from '../src/config.js';
-import { createLogger } from '../src/logger.js';
+import { createDb } from '../src/store/db.js';
 import { createToken, ensureOrganization } from '../src/store/tokens-repo.js';
+import { startApiProcess } from './lib/api-process.js';
 import type { TimingAnswer, TimingJob } from './lib/http-agent-process.js';
 
 /** A running API and an agent process that times searches through it. */
@@ -40,24 +38,29 @@ export function ask(child: ChildProcess, job: TimingJob): Promise<{ ms: number[]
   });
 }
 
+/** A bearer token of the organization the bench's connectors belong to (insertConnectorRow's). */
+async function benchToken(databaseUrl: string): Promise<string> {
+  const { db } = createDb(databaseUrl, 1);
+  try {
+    return (await createToken(db, await ensureOrganization(db, 'conformance'))).token;
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** `env`: the search backend's variables (SEARCH_BACKEND, OPENSEARCH_URL, OPENSEARCH_INDEX_PREFIX). */
 export async function httpSearcher(databaseUrl: string, env: Record<string, string> = {}): Promise<HttpSearcher> {
-  const deps = buildDeps(loadConfig({ DATABASE_URL: databaseUrl, CONNECTOR_RUNTIME_URL: 'http://127.0.0.1:9', CREDENTIALS_KEY: `k1:${randomBytes(32).toString('base64')}`, CURSOR_SECRET: randomBytes(24).toString('hex'), QUEUE_BACKEND: 'postgres', LOG_LEVEL: 'warn', ...env }), { logger: createLogger('warn') });
-  const app = buildApi(deps);
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  // The bench's connectors belong to the organization insertConnectorRow uses.
-  const { token } = await createToken(deps.db, await ensureOrganization(deps.db, 'conformance'));
+  const token = await benchToken(databaseUrl);
+  const api = await startApiProcess({ DATABASE_URL: databaseUrl, CONNECTOR_RUNTIME_URL: 'http://127.0.0.1:9', CREDENTIALS_KEY: `k1:${randomBytes(32).toString('base64')}`, CURSOR_SECRET: randomBytes(24).toString('hex'), QUEUE_BACKEND: 'postgres', LOG_LEVEL: 'warn', ...env });
   const agent = forkAgent();
   return {
     time: (connectorId, params, reps) => {
       const bodies = params.map((p) => JSON.stringify({ entity: 'customers', action: 'search', params: p }));
-      return ask(agent, { url: `${base}/api/v1/integrations/connectors/${connectorId}/execute`, token, bodies, reps, budgetMs: 30_000 });
+      return ask(agent, { url: `${api.base}/api/v1/integrations/connectors/${connectorId}/execute`, token, bodies, reps, budgetMs: 30_000 });
     },
     close: async () => {
       agent.kill();
-      await app.close();
-      await deps.close();
+      await api.stop();
     },
   };
 }
