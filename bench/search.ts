@@ -34,7 +34,7 @@ import { backgroundMeter, stealMeter } from './lib/cpu-share.js';
 const ENTITY = catalog.payments!.entities.customers!;
 const TARGET = searchTarget('payments', 'customers');
 
-async function load(db: Kysely<DB>, connectorId: string, n: number, log: (s: string) => void): Promise<Record<string, unknown>[]> {
+export async function load(db: Kysely<DB>, connectorId: string, n: number, log: (s: string) => void): Promise<Record<string, unknown>[]> {
   const sb = new Sandbox({ defaultSize: n });
   const ds = sb.dataset('payments', 'customers');
   await sql`create table naive (id text primary key, doc jsonb not null)`.execute(db);
@@ -62,7 +62,7 @@ async function load(db: Kysely<DB>, connectorId: string, n: number, log: (s: str
 }
 
 /** A second, small connector's records (sandbox seed 7), to search while the big one fills the table. */
-async function loadSmall(db: Kysely<DB>, n: number): Promise<{ id: string; sample: Record<string, unknown> }> {
+export async function loadSmall(db: Kysely<DB>, n: number): Promise<{ id: string; sample: Record<string, unknown> }> {
   const id = await insertConnectorRow(db, 'payments');
   const ds = new Sandbox({ defaultSize: n, seed: 7 }).dataset('payments', 'customers');
   const docs = Array.from({ length: n }, (_, k) => ds.recordAt(k));

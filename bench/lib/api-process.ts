@@ -42,10 +42,10 @@ async function untilReady(base: string, child: ChildProcess, timeoutMs: number):
   throw new Error(`syncdex api at ${base} not ready after ${timeoutMs / 1000} s: ${last}`);
 }
 
-/** Starts `syncdex api` with `env` (its whole configuration) and waits until /readyz answers 200. */
-export async function startApiProcess(env: Record<string, string>): Promise<ApiProcess> {
+/** Starts `syncdex api` with `env` (its whole configuration) and waits until /readyz answers 200; `flags`: more node flags (a profiler). */
+export async function startApiProcess(env: Record<string, string>, flags: readonly string[] = []): Promise<ApiProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...NODE_FLAGS, CLI, 'api'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...flags, CLI, 'api'], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) }, stdio: ['ignore', 'inherit', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   try {
