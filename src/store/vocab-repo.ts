@@ -5,6 +5,7 @@
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import { distinctOf, pathSeed, scanWords, tenantSeed, type RecordStrings, type VocabEntry, type WordVisitor } from '../search/postgres/word-index.js';
+import { WordMemo } from './word-memo.js';
 
 /**
  * Words this process already wrote to the vocabulary, per (connector, entity), keyed by their
@@ -16,7 +17,7 @@ import { distinctOf, pathSeed, scanWords, tenantSeed, type RecordStrings, type V
  * written again, which readers' `distinct` (and a reindex's dedupe) absorbs; so is a word whose
  * hash another word of its tenant took first (about one pair per 100,000 words).
  */
-type Memo = Map<number, HashedEntry>;
+type Memo = WordMemo<HashedEntry>;
 type Generation = Map<string, Memo>;
 let young: Generation = new Map();
 let old: Generation = new Map();
@@ -32,10 +33,8 @@ function put(tenant: string, entry: HashedEntry): void {
     youngSize = 0;
   }
   let memo = young.get(tenant);
-  if (memo === undefined) young.set(tenant, (memo = new Map()));
-  if (memo.has(entry.hash)) return;
-  memo.set(entry.hash, entry);
-  youngSize++;
+  if (memo === undefined) young.set(tenant, (memo = new WordMemo()));
+  if (memo.add(entry)) youngSize++;
 }
 
 /** A vocabulary entry with the index hash of its token. */
@@ -58,7 +57,7 @@ let pathStateCount = 0;
 /** One page's words: their hashes per record, and the entries the vocabulary does not hold yet. */
 class PageWords implements WordVisitor {
   readonly fresh: HashedEntry[] = [];
-  private readonly pending = new Map<number, HashedEntry>();
+  private readonly pending = new WordMemo<HashedEntry>();
   private states: Map<string, number>;
   // The record's word hashes, sorted natively in place: a typed array built from a list cost
   // more than the rest of the hashing.
@@ -101,7 +100,7 @@ class PageWords implements WordVisitor {
     const mine = this.pending.get(hash);
     if (isWord(mine, this.path, text, start, end)) return;
     const entry = { hash, path: this.path, word: start === 0 && end === text.length ? text : text.slice(start, end) };
-    if (mine === undefined) this.pending.set(hash, entry);
+    if (mine === undefined) this.pending.add(entry);
     this.fresh.push(entry);
   }
 
