@@ -1,12 +1,10 @@
 /** The bare writer's CPU per record (lib/bare-writer-process.ts), in a process of its own run with the worker's V8 flags. */
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { NODE_FLAGS } from '../src/cli/node-flags.js';
+import { forkChild } from './lib/fork-child.js';
 import type { BareWriterAnswer, BareWriterJob } from './lib/bare-writer-process.js';
 
 /** Runs the bare writer over every page the runtime at `runtimeUrl` serves; CPU µs per record, and the system part. */
 export function bareWriterCpu(job: BareWriterJob): Promise<{ perRecord: number; system: number; records: number }> {
-  const child = fork(fileURLToPath(new URL('./lib/bare-writer-process.ts', import.meta.url)), { execArgv: [...NODE_FLAGS, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = forkChild('bare-writer-process', true);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the bare writer exited (${code}) before answering`)));
     child.once('message', (answer: BareWriterAnswer) => {

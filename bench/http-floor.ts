@@ -8,11 +8,10 @@
  * the documents out of Postgres). Its best case adds the search's own statements, read as text.
  * The route runs in a process of its own (lib/floor-server-process.ts), as the API does.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { NODE_FLAGS } from '../src/cli/node-flags.js';
+import { forkChild } from './lib/fork-child.js';
 import { ask, forkAgent } from './search-http.js';
 
 /** Statements of an execute request (test/integration/execute-round-trips.test.ts counts them). */
@@ -61,7 +60,7 @@ export const replayPool = (databaseUrl: string, max: number): pg.Pool => new pg.
  * answers the same given page.
  */
 export async function httpFloor(databaseUrl: string, body: string, reps: number, answer: unknown = EMPTY_PAGE, statements: readonly CapturedStatement[] = []): Promise<number[]> {
-  const server = fork(fileURLToPath(new URL('./lib/floor-server-process.ts', import.meta.url)), { execArgv: [...NODE_FLAGS, '--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const server = forkChild('floor-server-process', true);
   const agent = forkAgent();
   try {
     const port = await serving(server, { databaseUrl, answer, statements });

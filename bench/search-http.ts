@@ -4,12 +4,12 @@
  * The API is `syncdex api` in a process of its own (lib/api-process.ts), as operators run it;
  * the agent is another (lib/http-agent-process.ts), with a kept-alive connection.
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { createDb } from '../src/store/db.js';
 import { createToken, ensureOrganization } from '../src/store/tokens-repo.js';
 import { startApiProcess } from './lib/api-process.js';
+import { forkChild } from './lib/fork-child.js';
 import type { TimingAnswer, TimingJob } from './lib/http-agent-process.js';
 
 /** A running API and an agent process that times searches through it. */
@@ -21,7 +21,7 @@ export interface HttpSearcher {
 
 /** Forks the agent process (lib/http-agent-process.ts). */
 export function forkAgent(): ChildProcess {
-  return fork(fileURLToPath(new URL('./lib/http-agent-process.ts', import.meta.url)), { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return forkChild('http-agent-process', false);
 }
 
 /** One timing job run by the agent. */

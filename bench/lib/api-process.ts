@@ -4,9 +4,9 @@
  * memo and garbage); an API sharing that heap and event loop would pay for it in collections.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { NODE_FLAGS } from '../../src/cli/node-flags.js';
+import { freePort } from '../../src/services/free-port.js';
 
 /** A running `syncdex api` child and the URL it serves. */
 export interface ApiProcess {
@@ -15,15 +15,6 @@ export interface ApiProcess {
 }
 
 const CLI = fileURLToPath(new URL('../../bin/syncdex.mjs', import.meta.url));
-
-/** A port nobody listens on right now (the child binds it a moment later). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 async function untilReady(base: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -6,7 +6,7 @@
  * Pure: no client, no SQL execution.
  */
 import type { SearchTarget } from './dsl/ast.js';
-import { keptPaths, projector, type Projector } from './reference/project.js';
+import { projector, type Projector } from './reference/project.js';
 
 /** Projects one document's JSON text to the JSON text of its `data` (as reference/project.ts projects it). */
 export type JsonProjector = (json: string) => string;
@@ -106,7 +106,7 @@ export function keepMembers(json: string, keep: ReadonlySet<string>): string {
  * the same projection in process.
  */
 export function jsonProjector(target: SearchTarget, fields: readonly (readonly string[])[] | null, project: Projector = projector(target, fields)): JsonProjector {
-  const kept = keptPaths(target, fields);
+  const kept = project.kept;
   if (kept.every((p) => p.length === 1)) {
     const keep = new Set(kept.map((p) => p[0] as string));
     return (json) => keepMembers(json, keep);

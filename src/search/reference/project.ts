@@ -8,8 +8,8 @@ import { isJsonObject, ownValue } from './values.js';
 
 type Path = readonly string[];
 
-/** Projects one document; made once per search ({@link projector}). */
-export type Projector = (doc: Readonly<Record<string, unknown>>) => Record<string, unknown>;
+/** Projects one document; made once per search ({@link projector}). `kept`: the paths it keeps. */
+export type Projector = ((doc: Readonly<Record<string, unknown>>) => Record<string, unknown>) & { readonly kept: readonly Path[] };
 
 /**
  * The projection of a search's hits. The kept paths are worked out once, not per hit: a page of
@@ -18,7 +18,7 @@ export type Projector = (doc: Readonly<Record<string, unknown>>) => Record<strin
  */
 export function projector(target: SearchTarget, fields: readonly Path[] | null): Projector {
   const kept = keptPaths(target, fields);
-  return (doc) => {
+  const project = (doc: Readonly<Record<string, unknown>>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const path of kept) {
       const value = path.length === 1 ? ownValue(doc, path[0] as string) : path.reduce<unknown>((cur, key) => ownValue(cur, key), doc);
@@ -26,10 +26,11 @@ export function projector(target: SearchTarget, fields: readonly Path[] | null):
     }
     return out;
   };
+  return Object.assign(project, { kept });
 }
 
 /** The paths a projection keeps: `fields`, or every searchable field; none under another kept one. */
-export function keptPaths(target: SearchTarget, fields: readonly Path[] | null): readonly Path[] {
+function keptPaths(target: SearchTarget, fields: readonly Path[] | null): readonly Path[] {
   const all = fields ?? Object.keys(target.searchable).map((name) => [name]);
   return all.filter((path) => !all.some((other) => isStrictPrefix(other, path)));
 }
