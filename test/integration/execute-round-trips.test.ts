@@ -1,8 +1,9 @@
 /**
  * The round trips of a search through the tenant execute endpoint, its hot path: on loopback a
  * round trip to Postgres is a fair share of an `eq` search's few milliseconds. The token and the
- * connector are read in one statement, and a search that cannot have a top tier checks its
- * entity's text state in its own statement: two statements for an `eq`, where there were four.
+ * connector are read in one statement, and a search that cannot have a top tier (an `eq`; a
+ * ranked one on an entity known small) checks its entity's text state in its own statement: two
+ * statements for an `eq`, where there were four.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -45,6 +46,21 @@ describe('round trips of an execute search', () => {
     expect(statements, statements.join('\n---\n')).toHaveLength(2);
     expect(statements[0]).toMatch(/api_tokens/);
     expect(statements[0]).toMatch(/connectors/);
+    expect(statements[1]).toMatch(/entity_state/);
+    expect(statements[1]).toMatch(/records__customers/);
+  });
+
+  it('a ranked keyword search on a small entity: once its size is known, the token, then the search with its text check', async () => {
+    const params = { query: { filter: { keyword: { name: 'grace hopper' } } } };
+    // The first reads the entity's state (text complete? how many records?) before its search.
+    const first = await statementsOf(id, params);
+    expect(first.status).toBe(200);
+    expect(first.statements.some((q) => /entity_state/.test(q) && !/records/.test(q)), first.statements.join('\n---\n')).toBe(true);
+    // Within the next seconds the entity is known small: no tier, so no read before the search.
+    const { status, statements } = await statementsOf(id, params);
+    expect(status).toBe(200);
+    expect(statements, statements.join('\n---\n')).toHaveLength(2);
+    expect(statements[0]).toMatch(/api_tokens/);
     expect(statements[1]).toMatch(/entity_state/);
     expect(statements[1]).toMatch(/records__customers/);
   });

@@ -12,7 +12,7 @@ import { compileSearch, PostgresSearchBackend } from '../../src/search/postgres/
 import { compileCheckedSearch } from '../../src/search/postgres/compile-search.js';
 import { EXACT_ONLY, planIndexes } from '../../src/search/postgres/index-plan.js';
 import { searchTarget } from '../../src/search/target.js';
-import { textComplete } from '../../src/store/entity-state-repo.js';
+import { markTextIncomplete, textComplete } from '../../src/store/entity-state-repo.js';
 import { executeRun } from '../../src/worker/sync-runner.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
@@ -104,6 +104,24 @@ describe('the trigram pre-filter of like and keyword', () => {
     await reindexEntity(h.deps, 'payments', 'customers');
     expect(await textComplete(h.deps.db, id, 'customers')).toBe(true);
     for (const f of filters) expect(await search(id, f), JSON.stringify(f)).toEqual(await exact(id, f));
+  });
+
+  it('a small entity known small from an earlier search still answers exactly once its text is incomplete', async () => {
+    const { id } = await h.createConnector(token);
+    const [run] = await h.runsOf(id);
+    expect(await executeRun(h.deps, run!.id)).toBe('succeeded');
+    const ranked = [{ keyword: { name: 'hopper turing' } }, { fuzzy: { name: 'ada lovelase' } }];
+    // The first searches read the entity's state, and remember it is small (small-entities.ts).
+    for (const f of ranked) expect(await search(id, f), JSON.stringify(f)).toEqual(await exact(id, f));
+    // Then its records lose their words, as rows written for OpenSearch hold none, and its state
+    // says so: a search that trusted the remembered size but not the state would find nothing.
+    await sql`update records set text_lc = null, words = null, keys = null where connector_id = ${id}::uuid and entity = 'customers'`.execute(h.deps.db);
+    await markTextIncomplete(h.deps.db, id, 'customers');
+    for (const f of ranked) {
+      const want = await exact(id, f);
+      expect(want.length, JSON.stringify(f)).toBeGreaterThan(0);
+      expect(await search(id, f), JSON.stringify(f)).toEqual(want);
+    }
   });
 
   it('a ranked search on a big entity tries its top tier first and pages exactly as the exact filter ranks', async () => {

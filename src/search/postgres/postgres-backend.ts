@@ -14,6 +14,7 @@ import { lookupOf } from './lookup-index.js';
 import { EXACT_ONLY, planIndexes, type IndexPlan } from './index-plan.js';
 import { compileCheckedSearch, compileSearch, compileTierSearch, type CheckedRow, type Relation, type SearchRow } from './compile-search.js';
 import { RecordRelations } from '../../store/record-partitions.js';
+import { SmallEntities } from './small-entities.js';
 
 export { compileSearch } from './compile-search.js';
 
@@ -39,6 +40,8 @@ export class PostgresSearchBackend implements SearchBackend {
   readonly #limits: PostgresSearchLimits;
   /** Each search reads its entity's partition directly (compile-search.ts `Relation`). */
   readonly #relations = new RecordRelations();
+  /** Entities whose ranked searches need not read their state first (small-entities.ts). */
+  readonly #small = new SmallEntities();
 
   constructor(limits: Partial<PostgresSearchLimits> = {}) {
     this.#limits = { timeoutMs: limits.timeoutMs ?? 30_000 };
@@ -68,7 +71,8 @@ export class PostgresSearchBackend implements SearchBackend {
 
   async search(db: Db, req: BackendSearch): Promise<BackendHit[]> {
     const relation = await this.#relations.of(db, req.target.entity);
-    const { plan, tier } = await planIndexes(db, req);
+    const { plan, tier, small } = await planIndexes(db, req, this.#small.has(db, req.connectorId, req.target.entity));
+    if (small !== undefined) this.#small.saw(db, req.connectorId, req.target.entity, small);
     // A ranked text search first tries the records that can reach the best score: when they fill
     // the page, no other record can come before them (ties break by id in both).
     const top = tier === null ? [] : await this.#run(db, this.#checked(compileTierSearch(req, tier, relation).compile(db)));
