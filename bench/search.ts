@@ -178,16 +178,23 @@ async function smallConnectorFigures(subject: Subject, small: { id: string; samp
 }
 
 /**
- * Requests a fresh `syncdex api` serves before any is timed, so the figures are those of an API
- * that has served traffic: measured (bench/README, session 27), a fresh process's CPU per `eq`
- * request fell from 1.46 ms over its first 500 requests to 0.52 ms after 2,500, as its code got
- * compiled. A serving API started long before the sync it answers for.
+ * Searches run, in process and through a fresh `syncdex api`, before any is timed, so the figures
+ * are those of a process that has served searches: measured (bench/README, session 27), a fresh
+ * API's CPU per `eq` request fell from 1.46 ms over its first 500 requests to 0.52 ms after
+ * 2,500, as its code got compiled. A serving API started long before the sync it answers for.
  */
-const API_WARM_UP = 3_000;
+const WARM_UP_SEARCHES = 3_000;
 
-/** Warms the API's code on the small connector's searches of every kind: another tenant, so no page of the big one is read for it. */
-async function warmApi(http: HttpSearcher, small: { id: string; sample: Record<string, unknown> }): Promise<void> {
-  await http.time(small.id, cases([small.sample], 1000).map((c) => c.params()), API_WARM_UP);
+/**
+ * Warms the search code, in process and in the API, on the small connector's searches of every
+ * kind: another tenant, so no page of the big one is read for it. In process it runs where the
+ * load ran, whose code is the write path's, not the search's.
+ */
+async function warmUp(subject: Subject, small: { id: string; sample: Record<string, unknown> }): Promise<void> {
+  const params = cases([small.sample], 1000).map((c) => c.params());
+  const connector = { id: small.id, connectorType: 'payments' };
+  for (let i = 0; i < WARM_UP_SEARCHES; i++) await runSearch(subject.deps, connector, 'customers', params[i % params.length]);
+  await subject.http.time(small.id, params, WARM_UP_SEARCHES);
 }
 
 /** Runs the search benchmark on `n` records on Postgres and, when `os` is given, on OpenSearch; returns its figures. */
@@ -203,11 +210,11 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
     const cursorSecret = 'bench-secret-bench-secret';
     const pgHttp = await httpSearcher(b.pg.url, { SEARCH_BACKEND: 'postgres' });
     closers.push(() => pgHttp.close());
-    await warmApi(pgHttp, small);
     // Searches run on a pool made as the API makes its search pool (src/app/deps.ts).
     const searchDb = createSearchDb(b.pg.url, { statementTimeoutMs: loadConfig({}).searchTimeoutMs });
     closers.push(() => searchDb.destroy());
     const pg: Subject = { label: 'postgres', deps: { db: b.db, searchDb, backend, cursorSecret }, http: pgHttp };
+    await warmUp(pg, small);
     const connector = { id: b.connectorId, connectorType: 'payments' };
     const all = cases(sample, n);
     const naive = async (c: Case) => ({ p95: summarize(await timeIt(Math.max(5, Math.floor(reps / 3)), () => c.naive(b.db))).p95, what: 'naive jsonb table' });
@@ -225,8 +232,8 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
       await shipSmall(os, osBackend, small.id);
       const osHttp = await httpSearcher(b.pg.url, { SEARCH_BACKEND: 'opensearch', OPENSEARCH_URL: os.service.url, OPENSEARCH_INDEX_PREFIX: `${os.prefix}search-` });
       closers.push(() => osHttp.close());
-      await warmApi(osHttp, small);
       const osSubject: Subject = { label: 'opensearch', deps: { db: b.db, backend: osBackend, cursorSecret }, http: osHttp };
+      await warmUp(osSubject, small);
       const samePg = async (c: Case) => ({ p95: pgP95.get(`${c.name} p95`) ?? Number.NaN, what: 'Postgres backend' });
       figures.push(...(await caseFigures(osSubject, all, connector, reps, samePg, log)), ...(await smallConnectorFigures(osSubject, small, reps, log)).figures);
     }
