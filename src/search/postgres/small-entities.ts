@@ -1,8 +1,8 @@
 /**
- * Entities a recent search found small (5,000 records or fewer: index-plan.ts), per database handle. A
- * ranked text search of a small entity scores its matches in one statement that checks the
- * entity's text state itself, so it need not read that state first: one round trip less on the
- * search a small tenant's agent sends most. The answer is a hint: it decides how a search runs,
+ * Entities a recent search found small (5,000 records or fewer: index-plan.ts), per database
+ * handle. A ranked text search of a small entity scores its matches in one statement that checks
+ * the entity's text state itself, so it need not read that state first: one round trip less on
+ * the search a small tenant's agent sends most. The answer is a hint: it decides how a search runs,
  * never what it answers (the statement's own check decides that), so a stale one only costs time.
  */
 import type { Db } from '../../store/db.js';
@@ -10,7 +10,7 @@ import type { Db } from '../../store/db.js';
 /** How long a size read is trusted: an entity that grew meanwhile is only scored without a tier. */
 const TTL_MS = 10_000;
 
-/** Entities remembered per handle; past it the memory starts over (a worker of many tenants stays bounded). */
+/** Entities remembered per handle; past it the memory starts over (an API serving many tenants stays bounded). */
 const MAX_ENTITIES = 10_000;
 
 const keyOf = (connectorId: string, entity: string): string => `${connectorId}/${entity}`;
