@@ -12,6 +12,7 @@ import type { Db } from '../../store/db.js';
 import { searchState } from '../../store/entity-state-repo.js';
 import { probeVocabulary } from '../../store/vocab-repo.js';
 import { lookupOf } from './lookup-index.js';
+import type { SmallEntities } from './small-entities.js';
 import { textRequirements, type TextRequirement } from './text-index.js';
 import { expansionKey, fuzzyTerms, MAX_WORD_REQUIREMENTS, qualifiedPath, token, wordRequirements, type Expansions, type WordRequirement } from './word-index.js';
 
@@ -52,42 +53,35 @@ async function expand(db: Db, req: BackendSearch, filter: FilterNode): Promise<E
   return out;
 }
 
-/** A search's index plan, its top tier, and whether its entity is small when it read the entity's state to decide. */
-export interface IndexPlanning {
-  readonly plan: IndexPlan;
-  readonly tier: Tier | null;
-  /** Set when the entity's state was read: whether it held at most {@link SMALL_ENTITY} records. */
-  readonly small?: boolean;
-}
-
 /**
  * The index plan of a search, and its top tier when it has one. Records written without the
  * search text (an OpenSearch deployment's, rows from before the migrations) hold no keys or
  * words: for an entity holding any, only the exact SQL is right. A search that can have no top
  * tier leaves that check to its own statement (one round trip less); one that may reads the
- * entity's state first, which also says whether the entity is small. `knownSmall`: a recent read
- * said so (small-entities.ts), and the search skips that read.
+ * entity's state first, which also says whether the entity is small. `small`: the entities recent
+ * reads found small (small-entities.ts); a ranked search of one of them skips that read.
  */
-export async function planIndexes(db: Db, req: BackendSearch, knownSmall = false): Promise<IndexPlanning> {
+export async function planIndexes(db: Db, req: BackendSearch, small?: SmallEntities): Promise<{ plan: IndexPlan; tier: Tier | null }> {
   const filter = req.query.filter;
   if (filter === null) return { plan: { ...EXACT_ONLY, lookup: lookupOf(req.target) }, tier: null };
   const lookup = lookupOf(req.target);
   const expansions = async () => (fuzzyTerms(filter).length > 0 ? await expand(db, req, filter) : null);
   const planOf = (found: Expansions | null): IndexPlan => ({ lookup, text: textRequirements(filter), words: wordRequirements(filter, lookup, req.target.idField, found) });
   // A small entity has no tier: without one, the search's own statement checks the text state.
-  if (!mayHaveTier(req, filter) || knownSmall) return { plan: { ...planOf(await expansions()), assumesText: true }, tier: null };
+  if (!mayHaveTier(req, filter) || small?.has(db, req.connectorId, req.target.entity) === true) return { plan: { ...planOf(await expansions()), assumesText: true }, tier: null };
   const state = await searchState(db, req.connectorId, req.target.entity);
   // A small entity's matches are scored in one query faster than a tier that may come up short.
-  const small = state.records !== null && state.records <= SMALL_ENTITY;
-  if (!state.textComplete) return { plan: EXACT_ONLY, tier: null, small };
+  const isSmall = state.records !== null && state.records <= SMALL_ENTITY;
+  small?.saw(db, req.connectorId, req.target.entity, isSmall);
+  if (!state.textComplete) return { plan: EXACT_ONLY, tier: null };
   const found = await expansions();
   const plan = planOf(found);
-  const top = small ? null : topTier(req, filter, found);
-  if (top === null) return { plan, tier: null, small };
+  const top = isSmall ? null : topTier(req, filter, found);
+  if (top === null) return { plan, tier: null };
   // The tier's words imply its text node's own requirement, which is left out: a GIN `&&` of two
   // common words reads both posting lists whole (12 ms at a million) only to be intersected.
   const rest = wordRequirements(filter, lookup, req.target.idField, found, top.node);
-  return { plan, tier: { plan: { ...plan, words: [...rest, ...top.words] }, score: top.score }, small };
+  return { plan, tier: { plan: { ...plan, words: [...rest, ...top.words] }, score: top.score } };
 }
 
 const isDefaultRanked = (sort: readonly SortKey[]): boolean => sort.length === 2 && sort[0]?.kind === 'score' && sort[1]?.kind === 'id';

@@ -71,8 +71,7 @@ export class PostgresSearchBackend implements SearchBackend {
 
   async search(db: Db, req: BackendSearch): Promise<BackendHit[]> {
     const relation = await this.#relations.of(db, req.target.entity);
-    const { plan, tier, small } = await planIndexes(db, req, this.#small.has(db, req.connectorId, req.target.entity));
-    if (small !== undefined) this.#small.saw(db, req.connectorId, req.target.entity, small);
+    const { plan, tier } = await planIndexes(db, req, this.#small);
     // A ranked text search first tries the records that can reach the best score: when they fill
     // the page, no other record can come before them (ties break by id in both).
     const top = tier === null ? [] : await this.#run(db, this.#checked(compileTierSearch(req, tier, relation).compile(db)));
