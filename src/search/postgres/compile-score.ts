@@ -53,3 +53,17 @@ export function matchedScore(node: FilterNode, ctx: RowContext): Sql {
       return ZERO;
   }
 }
+
+/**
+ * A filter's top-level `fuzzy`/`keyword` conjuncts, and the conjuncts left (null: none). Such a
+ * node holds exactly when its score is above 0 (a string's fuzzy score is a sum of qualities
+ * above 0, its keyword score a count of terms found, both 0 when it does not match), so a ranked
+ * page can compute each node's words once, for its score, and filter on that score.
+ */
+export function textConjuncts(filter: FilterNode): { readonly text: readonly TextNode[]; readonly rest: FilterNode | null } {
+  const all = filter.op === 'and' ? filter.filters : [filter];
+  const text = all.filter((f): f is TextNode => f.op === 'fuzzy' || f.op === 'keyword');
+  const rest = all.filter((f) => f.op !== 'fuzzy' && f.op !== 'keyword');
+  return { text, rest: rest.length === 0 ? null : rest.length === 1 ? (rest[0] as FilterNode) : { op: 'and', filters: rest } };
+}
+
