@@ -197,8 +197,11 @@ async function warmUp(subject: Subject, small: { id: string; sample: Record<stri
   await subject.http.time(small.id, params, WARM_UP_SEARCHES);
 }
 
-/** Runs the search benchmark on `n` records on Postgres and, when `os` is given, on OpenSearch; returns its figures. */
-export async function searchBench(n: number, reps: number, log: (s: string) => void, os: BenchOpenSearch | null = null): Promise<Figure[]> {
+/**
+ * Runs the search benchmark on `n` records on Postgres and, when `openSearch` is given, on
+ * OpenSearch, whose node it starts once every Postgres figure is taken; returns its figures.
+ */
+export async function searchBench(n: number, reps: number, log: (s: string) => void, openSearch: (() => Promise<BenchOpenSearch | null>) | null = null): Promise<Figure[]> {
   const b = await benchDb();
   const closers: (() => Promise<void>)[] = [];
   try {
@@ -226,6 +229,8 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
     for (const c of all.filter((k) => k.target === 5)) figures.push(...(await floorFigures(b.pg.url, pg.deps, connector, c, c.name, reps, log)));
     figures.push(...(await floorFigures(b.pg.url, pg.deps, { id: small.id, connectorType: 'payments' }, smallFigures.slowestHttp, `1,000-record connector, ${smallFigures.slowestHttp.name}`, reps, log)));
     figures.push(...(await manyEntitiesFigures(b.db, pg.deps, manyEntitiesProbes(all, connector, small), reps, log)));
+    const os = openSearch === null ? null : await openSearch();
+    if (os !== null) closers.push(() => os.close());
     if (os !== null) {
       log(`search: shipping ${n} customers to OpenSearch…`);
       const osBackend = await loadOpenSearch(os, b.connectorId, n, log);
