@@ -48,10 +48,10 @@ async function benchToken(databaseUrl: string): Promise<string> {
   }
 }
 
-/** `env`: the search backend's variables (SEARCH_BACKEND, OPENSEARCH_URL, OPENSEARCH_INDEX_PREFIX). */
-export async function httpSearcher(databaseUrl: string, env: Record<string, string> = {}): Promise<HttpSearcher> {
+/** `env`: the search backend's variables (SEARCH_BACKEND, OPENSEARCH_URL, OPENSEARCH_INDEX_PREFIX); `flags`: more node flags for the API (a profiler). */
+export async function httpSearcher(databaseUrl: string, env: Record<string, string> = {}, flags: readonly string[] = []): Promise<HttpSearcher> {
   const token = await benchToken(databaseUrl);
-  const api = await startApiProcess({ DATABASE_URL: databaseUrl, CONNECTOR_RUNTIME_URL: 'http://127.0.0.1:9', CREDENTIALS_KEY: `k1:${randomBytes(32).toString('base64')}`, CURSOR_SECRET: randomBytes(24).toString('hex'), QUEUE_BACKEND: 'postgres', LOG_LEVEL: 'warn', ...env });
+  const api = await startApiProcess({ DATABASE_URL: databaseUrl, CONNECTOR_RUNTIME_URL: 'http://127.0.0.1:9', CREDENTIALS_KEY: `k1:${randomBytes(32).toString('base64')}`, CURSOR_SECRET: randomBytes(24).toString('hex'), QUEUE_BACKEND: 'postgres', LOG_LEVEL: 'warn', ...env }, flags);
   const agent = forkAgent();
   return {
     time: (connectorId, params, reps) => {
