@@ -13,6 +13,7 @@ import { lookupFields } from '../src/search/target.js';
 import { upsertPayload } from '../src/store/records-repo.js';
 import { indexWords, rememberWords } from '../src/store/vocab-repo.js';
 import { withShadows } from '../src/worker/page-writer.js';
+import { bestCpuPerItem } from './lib/cpu-share.js';
 
 const PAGE = 100;
 
@@ -70,24 +71,13 @@ export function leastDerivationCpu(sandbox: Sandbox, n: number, rounds = 3): num
   const fields = Object.keys(def.searchable ?? {});
   const ds = sandbox.dataset('payments', 'customers');
   const records = JSON.parse(JSON.stringify(Array.from({ length: n }, (_, i) => ds.recordAt(i)))) as Record<string, unknown>[];
-  let best = Infinity;
-  let sink = 0;
-  for (let round = 0; round < rounds; round++) {
-    const before = process.cpuUsage();
-    for (const r of records) {
-      const json = JSON.stringify(r);
-      const strings: string[] = [];
-      for (const f of fields) stringsOf(r[f], strings);
-      const text = strings.map((x) => x.toLowerCase()).join('\n');
-      let h = 0x811c9dc5;
-      for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-      const row = `{"hash":"${hash('md5', json)}","text":${JSON.stringify(text)},"w":${h | 0},"data":${json}}`;
-      sink += row.length;
-    }
-    const used = process.cpuUsage(before);
-    best = Math.min(best, (used.user + used.system) / n);
-  }
-  // Read once, so no step above is work an engine could leave undone.
-  if (sink === 0) throw new Error('nothing derived');
-  return best;
+  return bestCpuPerItem(records, rounds, (r) => {
+    const json = JSON.stringify(r);
+    const strings: string[] = [];
+    for (const f of fields) stringsOf(r[f], strings);
+    const text = strings.map((x) => x.toLowerCase()).join('\n');
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+    return `{"hash":"${hash('md5', json)}","text":${JSON.stringify(text)},"w":${h | 0},"data":${json}}`.length;
+  });
 }

@@ -7,6 +7,7 @@
  */
 import { hash } from 'node:crypto';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
+import { bestCpuPerItem } from './cpu-share.js';
 import { round, type Figure } from './stats.js';
 
 const RECORDS = 2_000;
@@ -20,19 +21,10 @@ export function referenceWorkMicros(): number {
     const ds = new Sandbox({ defaultSize: RECORDS }).dataset('payments', 'customers');
     records = Array.from({ length: RECORDS }, (_, i) => ds.recordAt(i));
   }
-  let best = Infinity;
-  let sink = 0;
-  for (let pass = 0; pass < PASSES; pass++) {
-    const before = process.cpuUsage();
-    for (const r of records) {
-      const json = JSON.stringify(r);
-      sink += (JSON.parse(json) as { id: string }).id.length + hash('md5', json).length;
-    }
-    const used = process.cpuUsage(before);
-    best = Math.min(best, (used.user + used.system) / RECORDS);
-  }
-  if (sink === 0) throw new Error('reference work did nothing');
-  return best;
+  return bestCpuPerItem(records, PASSES, (r) => {
+    const json = JSON.stringify(r);
+    return (JSON.parse(json) as { id: string }).id.length + hash('md5', json).length;
+  });
 }
 
 /** The reference work's figure for one moment of a run (`when`: before or after a part). */
