@@ -66,4 +66,3 @@ export function textConjuncts(filter: FilterNode): { readonly text: readonly Tex
   const rest = all.filter((f) => f.op !== 'fuzzy' && f.op !== 'keyword');
   return { text, rest: rest.length === 0 ? null : rest.length === 1 ? (rest[0] as FilterNode) : { op: 'and', filters: rest } };
 }
-
