@@ -48,8 +48,10 @@ if (withOpenSearch && want('ingest')) {
     await os?.close();
   }
 }
-if (want('search')) speed('before the search part');
-if (want('search')) figures.push(...(await searchBench(params.search, params.reps, log, withOpenSearch ? () => benchOpenSearch(log) : null)));
+if (want('search')) {
+  speed('before the search part');
+  figures.push(...(await searchBench(params.search, params.reps, log, withOpenSearch ? () => benchOpenSearch(log) : null)));
+}
 if (want('schedules')) figures.push(...(await schedulesBench(params.schedules, log)));
 speed('at the end');
 const file = saveResults(figures, { ...params, quick });

@@ -230,8 +230,8 @@ export async function searchBench(n: number, reps: number, log: (s: string) => v
     figures.push(...(await floorFigures(b.pg.url, pg.deps, { id: small.id, connectorType: 'payments' }, smallFigures.slowestHttp, `1,000-record connector, ${smallFigures.slowestHttp.name}`, reps, log)));
     figures.push(...(await manyEntitiesFigures(b.db, pg.deps, manyEntitiesProbes(all, connector, small), reps, log)));
     const os = openSearch === null ? null : await openSearch();
-    if (os !== null) closers.push(() => os.close());
     if (os !== null) {
+      closers.push(() => os.close());
       log(`search: shipping ${n} customers to OpenSearch…`);
       const osBackend = await loadOpenSearch(os, b.connectorId, n, log);
       await shipSmall(os, osBackend, small.id);

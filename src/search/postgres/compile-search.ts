@@ -5,6 +5,7 @@
  */
 import { sql, type RawBuilder } from 'kysely';
 import type { BackendSearch } from '../backend.js';
+import type { FilterNode } from '../dsl/ast.js';
 import { countTextNodes } from '../dsl/filter.js';
 import { compileFilter, FALSE, TRUE, type RowContext } from './compile-filter.js';
 import { matchedScore, textConjuncts } from './compile-score.js';
@@ -94,6 +95,11 @@ export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan, relati
 /** The keyset condition after the request's cursor. */
 const pageAfter = (req: BackendSearch): Sql => (req.after === null ? TRUE : keysetAfter(req.query.sort, RANKED, req.after));
 
+/** What a page's scan of records `t` requires: the checked search's gate, the plan's index conditions, `filter` exactly. */
+function scanWhere(req: BackendSearch, plan: IndexPlan, checked: Sql | null, filter: FilterNode | null, row: RowContext): Sql {
+  return sql.join([...(checked === null ? [] : [checked]), ...prefilters(req, plan), filter === null ? TRUE : compileFilter(filter, row)], sql` and `);
+}
+
 /** `checked`: the condition a checked search gates its rows on (null: none). */
 function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relation: Relation): RawBuilder<SearchRow> {
   const filter = req.query.filter;
@@ -101,7 +107,7 @@ function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relati
   const split = ranked && req.query.scored && filter !== null ? textConjuncts(filter) : null;
   if (split !== null && split.text.length > 0) return rankedTextPage(req, plan, checked, relation, split);
   const row = rowOf('t', req, plan);
-  const where = sql.join([...(checked === null ? [] : [checked]), ...prefilters(req, plan), filter === null ? TRUE : compileFilter(filter, row)], sql` and `);
+  const where = scanWhere(req, plan, checked, filter, row);
   const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
   // Ordered by score: every matching row is scored anyway, so score each once (Postgres would
   // otherwise inline the subquery and evaluate the score for the sort and for the output).
@@ -127,7 +133,7 @@ function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relati
  */
 function rankedTextPage(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relation: Relation, split: ReturnType<typeof textConjuncts>): RawBuilder<SearchRow> {
   const row = rowOf('t', req, plan);
-  const where = sql.join([...(checked === null ? [] : [checked]), ...prefilters(req, plan), split.rest === null ? TRUE : compileFilter(split.rest, row)], sql` and `);
+  const where = scanWhere(req, plan, checked, split.rest, row);
   const scores = split.text.map((node, i) => sql`${matchedScore(node, row)} as ${sql.id(`s${i}`)}`);
   const names = split.text.map((_, i) => sql.ref(`x.s${i}`));
   const rest = split.rest === null ? sql`0::float8` : matchedScore(split.rest, row);
