@@ -94,3 +94,7 @@ process.once('message', (job: BareWriterJob) => {
     (e: unknown) => process.send?.({ error: e instanceof Error ? e.message : String(e) }),
   );
 });
+
+// Exits through Node on SIGTERM, as the signal's default would not: a child run with
+// BENCH_CHILD_ARGS=--cpu-prof writes its profile on the way out.
+process.once('SIGTERM', () => process.exit(0));

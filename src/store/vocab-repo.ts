@@ -5,73 +5,96 @@
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import { distinctOf, pathSeed, scanWords, tenantSeed, type RecordStrings, type VocabEntry, type WordVisitor } from '../search/postgres/word-index.js';
-import { WordMemo } from './word-memo.js';
+import { WordSet } from './word-memo.js';
 
 /**
- * Words this process already wrote to the vocabulary, per (connector, entity), keyed by their
- * hash: a page skips them (a sync writes each word about once) and never builds their text.
- * Filled only after the writing transaction commits, or a rolled-back page would leave words
- * remembered that no row holds. Bounded by two generations: once the young one holds
- * {@link GENERATION} words it becomes the old one and the oldest is dropped; a word met in the
- * old one moves to the young one, so the words a sync keeps meeting stay. A dropped word is only
- * written again, which readers' `distinct` (and a reindex's dedupe) absorbs; so is a word whose
- * hash another word of its tenant took first (about one pair per 100,000 words).
+ * Words this process already wrote to the vocabulary, per (connector, entity): a page skips them
+ * (a sync writes each word about once) and never builds their text. Filled only after the
+ * writing transaction commits, or a rolled-back page would leave words remembered that no row
+ * holds. Bounded by two generations: once the young one holds {@link GENERATION} words it
+ * becomes the old one and the oldest is dropped; a word met in the old one moves to the young
+ * one, so the words a sync keeps meeting stay. A dropped word is only written again, which
+ * readers' `distinct` (and a reindex's dedupe) absorbs.
  */
-type Memo = WordMemo<HashedEntry>;
-type Generation = Map<string, Memo>;
+type Generation = Map<string, WordSet>;
 let young: Generation = new Map();
 let old: Generation = new Map();
 let youngSize = 0;
 const GENERATION = 100_000;
+/** Longer words are not remembered (a page still writes each once): the fuzzy probe skips them, and they would swell the sets. */
+const MAX_REMEMBERED = 255;
 
 const keyOf = (connectorId: string, entity: string): string => `${connectorId}/${entity}`;
 
-function put(tenant: string, entry: HashedEntry): void {
+function put(tenant: string, hash: number, pathId: number, text: string, start: number, end: number): void {
+  if (end - start > MAX_REMEMBERED) return;
   if (youngSize >= GENERATION) {
     old = young;
     young = new Map();
     youngSize = 0;
   }
-  let memo = young.get(tenant);
-  if (memo === undefined) young.set(tenant, (memo = new WordMemo()));
-  if (memo.add(entry)) youngSize++;
+  let set = young.get(tenant);
+  if (set === undefined) young.set(tenant, (set = new WordSet()));
+  if (set.add(hash, pathId, text, start, end)) youngSize++;
 }
 
-/** A vocabulary entry with the index hash of its token. */
+/** A vocabulary entry with the index hash of its token, and the id its path has in this process's word sets. */
 export interface HashedEntry extends VocabEntry {
   readonly hash: number;
+  readonly pathId: number;
 }
 
-/** Whether `entry` is the word `text.slice(start, end)` at `path`, without slicing. */
-const isWord = (entry: HashedEntry | undefined, path: string, text: string, start: number, end: number): entry is HashedEntry =>
-  entry !== undefined && entry.path === path && entry.word.length === end - start && text.startsWith(entry.word, start);
+/** A path of a tenant: the hash state its words continue from, and its id in the word sets. */
+interface PathState {
+  readonly state: number;
+  readonly id: number;
+}
 
 /**
- * Paths' hash states per tenant (cheap to recompute: all are dropped once {@link MAX_PATH_STATES}
- * are held, so a worker serving many tenants stays bounded).
+ * Paths' states per tenant (cheap to recompute: all are dropped once {@link MAX_PATH_STATES} are
+ * held, so a worker serving many tenants stays bounded). Path ids are never reused: a path met
+ * again after the drop gets a new one, and the words remembered under its old id just stop
+ * matching (they are written again).
  */
 const MAX_PATH_STATES = 50_000;
-const pathStates = new Map<string, Map<string, number>>();
+const pathStates = new Map<string, Map<string, PathState>>();
 let pathStateCount = 0;
+let nextPathId = 0;
+
+function forgetPaths(): void {
+  pathStates.clear();
+  pathStateCount = 0;
+  // Ids run out after 2^30 paths: start over with no word remembered under an old one.
+  if (nextPathId >= 2 ** 30) {
+    young = new Map();
+    old = new Map();
+    youngSize = 0;
+    nextPathId = 0;
+  }
+}
+
+/** The words met on the page being indexed (indexWords is synchronous: one page at a time). */
+const pageSet = new WordSet(4096);
 
 /** One page's words: their hashes per record, and the entries the vocabulary does not hold yet. */
 class PageWords implements WordVisitor {
   readonly fresh: HashedEntry[] = [];
-  private readonly pending = new WordMemo<HashedEntry>();
-  private states: Map<string, number>;
+  private states: Map<string, PathState>;
   // The record's word hashes, sorted natively in place: a typed array built from a list cost
   // more than the rest of the hashing.
   private hashes = new Int32Array(256);
   private count = 0;
   private path = '';
+  private pathId = 0;
 
   constructor(
     private readonly tenant: string,
     private readonly seed: number,
     // Looked up once per page: a generation that turns over meanwhile only makes later lookups miss.
-    private readonly youngMemo = young.get(tenant),
-    private readonly oldMemo = old.get(tenant),
+    private readonly youngSet = young.get(tenant),
+    private readonly oldSet = old.get(tenant),
   ) {
+    pageSet.clear();
     let states = pathStates.get(tenant);
     if (states === undefined) pathStates.set(tenant, (states = new Map()));
     this.states = states;
@@ -82,7 +105,9 @@ class PageWords implements WordVisitor {
     this.count = 0;
     for (let i = 0; i < strings.texts.length; i++) {
       this.path = strings.paths[i] as string;
-      scanWords(strings.texts[i] as string, this.stateOf(this.path), this);
+      const at = this.stateOf(this.path);
+      this.pathId = at.id;
+      scanWords(strings.texts[i] as string, at.state, this);
     }
     return distinctOf(this.hashes.subarray(0, this.count).sort());
   }
@@ -94,23 +119,19 @@ class PageWords implements WordVisitor {
       this.hashes = grown;
     }
     this.hashes[this.count++] = hash;
-    if (isWord(this.youngMemo?.get(hash), this.path, text, start, end)) return;
-    const aged = this.oldMemo?.get(hash);
-    if (isWord(aged, this.path, text, start, end)) return put(this.tenant, aged);
-    const mine = this.pending.get(hash);
-    if (isWord(mine, this.path, text, start, end)) return;
-    const entry = { hash, path: this.path, word: start === 0 && end === text.length ? text : text.slice(start, end) };
-    if (mine === undefined) this.pending.add(entry);
-    this.fresh.push(entry);
+    const id = this.pathId;
+    if (this.youngSet?.has(hash, id, text, start, end) === true) return;
+    if (this.oldSet?.has(hash, id, text, start, end) === true) return put(this.tenant, hash, id, text, start, end);
+    if (!pageSet.add(hash, id, text, start, end)) return;
+    this.fresh.push({ hash, pathId: id, path: this.path, word: start === 0 && end === text.length ? text : text.slice(start, end) });
   }
 
-  private stateOf(path: string): number {
+  private stateOf(path: string): PathState {
     let at = this.states.get(path);
     if (at === undefined) {
-      at = pathSeed(this.seed, path);
+      at = { state: pathSeed(this.seed, path), id: nextPathId++ };
       if (pathStateCount >= MAX_PATH_STATES) {
-        pathStates.clear();
-        pathStateCount = 0;
+        forgetPaths();
         pathStates.set(this.tenant, (this.states = new Map()));
       }
       this.states.set(path, at);
@@ -133,7 +154,7 @@ export function indexWords(connectorId: string, entity: string, records: readonl
 /** After the transaction that wrote `entries` committed: later pages skip them. */
 export function rememberWords(connectorId: string, entity: string, entries: readonly HashedEntry[]): void {
   const tenant = keyOf(connectorId, entity);
-  for (const e of entries) put(tenant, e);
+  for (const e of entries) put(tenant, e.hash, e.pathId, e.word, 0, e.word.length);
 }
 
 /** Adds words to an entity's vocabulary, as one array-bound statement. */

@@ -1,79 +1,106 @@
 /**
- * Vocabulary entries keyed by their token's int32 hash (word-index.ts), in an open-addressing
- * table over a typed array. A sync looks up every word of every record here; a `Map` keyed by
- * the hash boxed half of them (an int32 outside V8's small-integer range is a heap number) and
- * hashed the box again, and that lookup was the worker's largest single CPU item (bench/README.md,
- * session 26). The first entry stored under a hash keeps it, as the `Map` did.
+ * A set of words, each a path id and its characters, held in typed arrays: an open-addressing
+ * table of slots (the word's index hash, path id, and where its characters start and how many)
+ * and one array of UTF-16 units the characters are copied into. A sync asks it about every word
+ * of every record. It holds no JavaScript object per word: until session 29 the vocabulary memo
+ * kept an entry object and a word string each, about a third of the worker's live heap, which
+ * every full collection marked and which young collections promoted word by word
+ * (bench/README.md). Membership is exact: the hash only places a word, its path and characters
+ * decide (a word whose hash another one took is still told apart).
  */
 
-/** The fields the memo reads of an entry. */
-export interface Hashed {
-  readonly hash: number;
-}
-
-const EMPTY = 0;
-/** Slots per entry at most, before the table doubles: short probe runs. */
+/** Int32s per slot: hash, path id + 1 (0: empty), characters' offset, length. */
+const SLOT = 4;
+/** Slots per word at most, before the table doubles: short probe runs. */
 const LOAD = 2;
 
-/** A table of entries by hash; grows, never shrinks (callers drop whole tables). */
-export class WordMemo<E extends Hashed> {
-  // Each slot holds an entry's index + 1, or EMPTY.
+/** Words (path id, characters) placed by an int32 hash of them; grows, never shrinks (callers drop or clear it). */
+export class WordSet {
   private slots: Int32Array;
   private shift: number;
-  private readonly entries: E[] = [];
+  private chars: Uint16Array;
+  private used = 0;
+  private count = 0;
 
   constructor(capacity = 256) {
     let bits = 4;
     while (1 << bits < capacity * LOAD) bits++;
-    this.slots = new Int32Array(1 << bits);
+    this.slots = new Int32Array((1 << bits) * SLOT);
     this.shift = 32 - bits;
+    this.chars = new Uint16Array(capacity * 8);
   }
 
-  /** Entries held. */
+  /** Words held. */
   get size(): number {
-    return this.entries.length;
+    return this.count;
   }
 
-  /** The entry stored under `hash`, if any. */
-  get(hash: number): E | undefined {
-    const mask = this.slots.length - 1;
-    for (let i = this.home(hash); ; i = (i + 1) & mask) {
-      const at = this.slots[i] as number;
-      if (at === EMPTY) return undefined;
-      const e = this.entries[at - 1] as E;
-      if (e.hash === hash) return e;
+  /** Whether the word `text.slice(start, end)` at path `pathId`, hashed `hash`, is held. */
+  has(hash: number, pathId: number, text: string, start: number, end: number): boolean {
+    return this.find(hash, pathId, text, start, end) < 0;
+  }
+
+  /** Adds the word unless held; whether it was added. */
+  add(hash: number, pathId: number, text: string, start: number, end: number): boolean {
+    if ((this.count + 1) * LOAD * SLOT > this.slots.length) this.grow();
+    const at = this.find(hash, pathId, text, start, end);
+    if (at < 0) return false;
+    const len = end - start;
+    if (this.used + len > this.chars.length) this.growChars(len);
+    const chars = this.chars;
+    for (let k = 0; k < len; k++) chars[this.used + k] = text.charCodeAt(start + k);
+    const slots = this.slots;
+    slots[at] = hash;
+    slots[at + 1] = pathId + 1;
+    slots[at + 2] = this.used;
+    slots[at + 3] = len;
+    this.used += len;
+    this.count++;
+    return true;
+  }
+
+  /** Empties the set, keeping its arrays (a per-page scratch set). */
+  clear(): void {
+    this.slots.fill(0);
+    this.used = 0;
+    this.count = 0;
+  }
+
+  /** The slot holding the word (as -1), or the free slot where it would go. */
+  private find(hash: number, pathId: number, text: string, start: number, end: number): number {
+    const slots = this.slots;
+    const mask = slots.length - SLOT;
+    const len = end - start;
+    // Fibonacci hashing: the top bits of the product spread hashes that differ only in low bits.
+    for (let at = (Math.imul(hash, 0x9e3779b1) >>> this.shift) * SLOT; ; at = (at + SLOT) & mask) {
+      const path = slots[at + 1] as number;
+      if (path === 0) return at;
+      if (slots[at] === hash && path === pathId + 1 && slots[at + 3] === len && this.same(slots[at + 2] as number, text, start, len)) return -1;
     }
   }
 
-  /** Stores `entry` unless an entry with its hash is held; whether it was stored. */
-  add(entry: E): boolean {
-    if ((this.entries.length + 1) * LOAD > this.slots.length) this.grow();
-    const mask = this.slots.length - 1;
-    for (let i = this.home(entry.hash); ; i = (i + 1) & mask) {
-      const at = this.slots[i] as number;
-      if (at === EMPTY) {
-        this.entries.push(entry);
-        this.slots[i] = this.entries.length;
-        return true;
-      }
-      if ((this.entries[at - 1] as E).hash === entry.hash) return false;
-    }
-  }
-
-  // Fibonacci hashing: the top bits of the product spread hashes that differ only in low bits.
-  private home(hash: number): number {
-    return Math.imul(hash, 0x9e3779b1) >>> this.shift;
+  private same(offset: number, text: string, start: number, len: number): boolean {
+    const chars = this.chars;
+    for (let k = 0; k < len; k++) if (chars[offset + k] !== text.charCodeAt(start + k)) return false;
+    return true;
   }
 
   private grow(): void {
     const old = this.slots;
     this.slots = new Int32Array(old.length * 2);
     this.shift--;
-    const mask = this.slots.length - 1;
-    for (let n = 0; n < this.entries.length; n++) {
-      let i = this.home((this.entries[n] as E).hash);
-      while (this.slots[i] !== EMPTY) i = (i + 1) & mask;
-      this.slots[i] = n + 1;
+    const mask = this.slots.length - SLOT;
+    for (let from = 0; from < old.length; from += SLOT) {
+      if (old[from + 1] === 0) continue;
+      let at = (Math.imul(old[from] as number, 0x9e3779b1) >>> this.shift) * SLOT;
+      while (this.slots[at + 1] !== 0) at = (at + SLOT) & mask;
+      this.slots.set(old.subarray(from, from + SLOT), at);
     }
+  }
+
+  private growChars(need: number): void {
+    const grown = new Uint16Array(Math.max(this.chars.length * 2, this.used + need));
+    grown.set(this.chars.subarray(0, this.used));
+    this.chars = grown;
   }
 }

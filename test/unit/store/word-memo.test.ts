@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WordMemo } from '../../../src/store/word-memo.js';
+import { WordSet } from '../../../src/store/word-memo.js';
 
 /** A small deterministic generator (xorshift32), so a failure replays. */
 function rng(seed: number): () => number {
@@ -12,35 +12,59 @@ function rng(seed: number): () => number {
   };
 }
 
-describe('the word memo (an open-addressing table of entries by int32 hash)', () => {
-  it('answers as a Map keyed by hash whose first entry per hash wins, through many growths', () => {
+const ALPHABET = ['a', 'b', 'é', '1', 'z', '\u{1F600}'];
+
+describe('the word set (path ids and characters in typed arrays, placed by an int32 hash)', () => {
+  it('answers as a Set of (path, word), whatever the hashes, through many growths', () => {
     for (let seed = 1; seed <= 300; seed++) {
       const next = rng(seed);
-      const memo = new WordMemo<{ hash: number; n: number }>(4);
-      const ref = new Map<number, { hash: number; n: number }>();
+      const set = new WordSet(4);
+      const ref = new Set<string>();
       const n = 1 + (Math.abs(next()) % 600);
-      // Hashes drawn from a range that forces repeats, and from all of int32 (negatives, 0, extremes).
-      const draw = (i: number): number => (i % 3 === 0 ? next() % 50 : i % 7 === 0 ? [0, -1, 2147483647, -2147483648][i % 4] as number : next());
+      // Hashes from a tiny range: different words share hashes (and so home slots) all the time,
+      // as two words whose index hashes collide do.
+      const hashOf = (path: number, word: string): number => (word.length === 3 ? ([0, -1, 2147483647, -2147483648][path] as number) : (word.length * 7 + path) % 13);
       for (let i = 0; i < n; i++) {
-        const e = { hash: draw(i), n: i };
-        expect(memo.add(e)).toBe(!ref.has(e.hash));
-        if (!ref.has(e.hash)) ref.set(e.hash, e);
+        const len = Math.abs(next()) % 5;
+        const word = Array.from({ length: len }, () => ALPHABET[Math.abs(next()) % ALPHABET.length]).join('');
+        const path = Math.abs(next()) % 3;
+        // The word sits inside a longer text, as a scanned word does.
+        const text = `x ${word} y`;
+        const key = `${path}\u0000${word}`;
+        const h = hashOf(path, word);
+        expect(set.has(h, path, text, 2, 2 + word.length)).toBe(ref.has(key));
+        expect(set.add(h, path, text, 2, 2 + word.length)).toBe(!ref.has(key));
+        ref.add(key);
       }
-      expect(memo.size).toBe(ref.size);
-      for (const [h, e] of ref) expect(memo.get(h)).toBe(e);
-      for (let i = 0; i < 50; i++) {
-        const h = next();
-        expect(memo.get(h)).toBe(ref.get(h));
+      expect(set.size).toBe(ref.size);
+      for (const key of ref) {
+        const [path, word] = key.split('\u0000') as [string, string];
+        expect(set.has(hashOf(Number(path), word), Number(path), word, 0, word.length)).toBe(true);
       }
     }
   });
 
-  it('finds entries whose hashes share a home slot (probing past each other)', () => {
-    const memo = new WordMemo<{ hash: number }>(1);
+  it('tells apart words that share a hash, a path or a length', () => {
+    const set = new WordSet(1);
+    expect(set.add(7, 0, 'ada', 0, 3)).toBe(true);
+    expect(set.has(7, 0, 'adb', 0, 3)).toBe(false);
+    expect(set.has(7, 1, 'ada', 0, 3)).toBe(false);
+    expect(set.has(7, 0, 'adam', 0, 4)).toBe(false);
+    expect(set.has(8, 0, 'ada', 0, 3)).toBe(false);
+    expect(set.add(7, 0, 'adb', 0, 3)).toBe(true);
+    expect(set.has(7, 0, 'adb', 0, 3) && set.has(7, 0, 'ada', 0, 3)).toBe(true);
+  });
+
+  it('finds words whose hashes share a home slot (probing past each other), and forgets all on clear', () => {
+    const set = new WordSet(1);
     // Multiples of 2^28 differ only in their top bits, so the low bits give no spread.
     const hashes = [0, 1 << 28, 2 << 28, 3 << 28, -(1 << 28), 5 << 28, 6 << 28, 7 << 28];
-    for (const hash of hashes) expect(memo.add({ hash })).toBe(true);
-    for (const hash of hashes) expect(memo.get(hash)?.hash).toBe(hash);
-    expect(memo.get(4 << 28)).toBeUndefined();
+    hashes.forEach((h, i) => expect(set.add(h, 0, `w${i}`, 0, 2)).toBe(true));
+    hashes.forEach((h, i) => expect(set.has(h, 0, `w${i}`, 0, 2)).toBe(true));
+    expect(set.has(4 << 28, 0, 'w4', 0, 2)).toBe(false);
+    set.clear();
+    expect(set.size).toBe(0);
+    hashes.forEach((h, i) => expect(set.has(h, 0, `w${i}`, 0, 2)).toBe(false));
+    expect(set.add(hashes[3] as number, 0, 'w3', 0, 2)).toBe(true);
   });
 });
