@@ -47,14 +47,20 @@ export function prepareRecords(records: readonly PageRecord[]): PageRecord[] {
  * Adds what only a changed record needs, inside the write (a re-sync of unchanged data pays for
  * none of it): the `keys` of the entity's lookup fields and the (sparse) text shadow of the
  * searchable fields, which the Postgres search backend queries besides the document; a record
- * whose JSON text is all ASCII needs no shadow.
+ * whose JSON text is all ASCII needs no shadow. With `text`, the search text and strings too,
+ * from the same walk as the shadow.
  */
 export function withShadows(records: readonly PageRecord[], searchable: Readonly<Record<string, unknown>> | undefined, lookup: readonly string[] = [], text = true): PageRecord[] {
-  return prepareRecords(records).map((r) => ({
-    ...r,
-    keys: r.keys ?? lookupKeys(lookup, r.data),
-    ...(searchable === undefined ? {} : { shadow: ASCII_JSON.test(r.json as string) ? null : (searchableShadow(searchable, r.data) ?? null), ...searchText(searchable, r.data, text) }),
-  }));
+  return records.map((r) => {
+    const json = r.json ?? JSON.stringify(r.data);
+    const hash = r.hash ?? contentHash(json);
+    const keys = r.keys ?? lookupKeys(lookup, r.data);
+    if (searchable === undefined) return { ...r, json, hash, keys };
+    const ascii = ASCII_JSON.test(json);
+    if (!text) return { id: r.id, data: r.data, json, hash, keys, shadow: ascii ? null : (searchableShadow(searchable, r.data) ?? null), text: null, strings: null };
+    const found = recordSearchText(searchable, r.data, !ascii);
+    return { id: r.id, data: r.data, json, hash, keys, shadow: found.shadow ?? null, text: found.text, strings: found.strings };
+  });
 }
 
 /**
@@ -64,11 +70,6 @@ export function withShadows(records: readonly PageRecord[], searchable: Readonly
  */
 export function changedUpsert(run: Pick<PageRun, 'connectorId' | 'entity' | 'searchable' | 'lookup' | 'text'>, records: readonly PageRecord[]): PreparedUpsert {
   return prepareUpsert(run.connectorId, run.entity, withShadows(records, run.searchable, run.lookup, run.text !== false));
-}
-
-/** `text_lc` and the strings `words` come from, or nulls when the Postgres backend does not answer searches. */
-function searchText(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>, keep: boolean): { text: string | null; strings: RecordStrings | null } {
-  return keep ? recordSearchText(searchable, data) : { text: null, strings: null };
 }
 
 /** The run a page belongs to, as its write needs it. */

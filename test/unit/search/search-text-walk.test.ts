@@ -1,0 +1,66 @@
+/**
+ * The write path's one walk of a record (search-text.ts) gives what the separate, plain
+ * definitions give: the search text with every object's keys in sorted order whatever order the
+ * record lists them in (the walk reuses the sorted order of the last shape it met), and the text
+ * shadow doc.ts `searchableShadow` gives.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { searchableShadow } from '../../../src/search/doc.js';
+import { recordSearchText } from '../../../src/search/postgres/search-text.js';
+
+const SEARCHABLE = { name: 'string', tags: 'array', address: 'object', metadata: 'object' };
+const CHARS = ['a', 'Z', '0', ' ', '-', '.', 'é', 'İ', 'Σ', 'ς', '😀', '\u00a0', 'ﬀ'];
+const text = fc.oneof(fc.array(fc.constantFrom(...CHARS), { maxLength: 12 }).map((cs) => cs.join('')), fc.constantFrom('ada', 'Ada Lovelace', 'ÀDA'));
+// Keys drawn from few names in any order: records keep meeting the same shapes and their reorderings.
+const key = fc.constantFrom('city', 'zip', 'note', '2', '10', 'É');
+const value = fc.letrec((tie) => ({
+  leaf: fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)),
+  node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(key, tie('node'), { maxKeys: 4 })),
+})).node;
+const record = fc.record({ name: value, tags: fc.array(value, { maxLength: 3 }), address: value, metadata: fc.dictionary(key, value, { maxKeys: 4 }), secret: text }, { requiredKeys: [] });
+
+/** The plain definition: searchable strings lower-cased, objects' keys sorted, arrays in order. */
+function referenceText(data: Record<string, unknown>): { text: string; paths: string[] } {
+  const texts: string[] = [];
+  const paths: string[] = [];
+  const walk = (v: unknown, path: string): void => {
+    if (typeof v === 'string') {
+      texts.push(v.toLowerCase());
+      paths.push(path);
+    } else if (Array.isArray(v)) for (const x of v) walk(x, path);
+    else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v).sort()) walk((v as Record<string, unknown>)[k], `${path}.${k}`);
+  };
+  for (const field of Object.keys(SEARCHABLE)) if (Object.hasOwn(data, field)) walk(data[field], field);
+  return { text: texts.join('\n'), paths };
+}
+
+describe('the walk of a record for its search text and shadow', () => {
+  it('gives the sorted-key text and the shadow of the plain definitions, record after record', () => {
+    fc.assert(
+      fc.property(fc.array(record, { minLength: 1, maxLength: 6 }), (records) => {
+        for (const data of records) {
+          const ref = referenceText(data);
+          const withShadow = recordSearchText(SEARCHABLE, data, true);
+          expect(withShadow.text).toBe(ref.text);
+          expect(withShadow.strings.paths).toEqual(ref.paths);
+          expect(withShadow.shadow).toEqual(searchableShadow(SEARCHABLE, data));
+          const plain = recordSearchText(SEARCHABLE, data);
+          expect(plain.text).toBe(ref.text);
+          expect('shadow' in plain).toBe(false);
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('sorts the keys of an object whose shape it met before in another order', () => {
+    const a = recordSearchText(SEARCHABLE, { address: { zip: 'Z', city: 'C', note: 'N' } });
+    const b = recordSearchText(SEARCHABLE, { address: { city: 'C', note: 'N', zip: 'Z' } });
+    const c = recordSearchText(SEARCHABLE, { address: { zip: 'Z', city: 'C' } });
+    expect(a.text).toBe('c\nn\nz');
+    expect(b.text).toBe('c\nn\nz');
+    expect(c.text).toBe('c\nz');
+    expect(c.strings.paths).toEqual(['address.city', 'address.zip']);
+  });
+});
