@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { indexWords, insertWords, type HashedEntry } from './vocab-repo.js';
+import { indexWords, type HashedEntry } from './vocab-repo.js';
 import type { RecordStrings } from '../search/postgres/word-index.js';
 
 /** One record of a page, keyed by its id in the entity's id field. */
@@ -110,9 +110,12 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
 }
 
 /**
- * Runs a prepared upsert in one statement. The content hash (md5 of the record's JSON) skips
- * unchanged rows, so a re-sync of unchanged data writes no record rows; a tombstoned record
- * that reappears is revived with a new version.
+ * Runs a prepared upsert in one statement, with the vocabulary words it adds, and gets back only
+ * its counts: each round trip and each returned row costs the worker CPU (bench/README.md,
+ * session 29). The content hash (md5 of the record's JSON) skips unchanged rows, so a re-sync of
+ * unchanged data writes no record rows; a tombstoned record that reappears is revived with a new
+ * version. The words' vocabulary is written in the same transaction: a fuzzy search never sees a
+ * word it cannot expand to.
  */
 export async function runUpsert(db: Db, connectorId: string, entity: string, upsert: PreparedUpsert): Promise<UpsertCounts> {
   if (upsert.rows === 0) return { inserted: 0, updated: 0, unchanged: 0 };
@@ -121,28 +124,31 @@ export async function runUpsert(db: Db, connectorId: string, entity: string, ups
   // Inserted rows are told by their creation time, this transaction's start (a partitioned table
   // returns no xmax): a row it updated was created by an earlier transaction, as no path upserts
   // a record twice in one.
-  const result = await sql<{ inserted: boolean }>`
-    insert into records as r (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version)
-    select ${connectorId}::uuid, ${entity}, p.id, d.data, p.shadow, p.keys, p.text, p.words, p.hash, nextval('record_version_seq')
-      from rows from (jsonb_to_recordset(${upsert.payload.rows}::jsonb) as (id text, shadow jsonb, keys jsonb, text text, words int4[], hash text)) with ordinality as p(id, shadow, keys, text, words, hash, n)
-      join jsonb_array_elements(${upsert.payload.data}::jsonb) with ordinality as d(data, n) using (n)
-    on conflict (connector_id, entity, record_id) do update
-       set data = excluded.data,
-           shadow = excluded.shadow,
-           keys = excluded.keys,
-           text_lc = excluded.text_lc,
-           words = excluded.words,
-           content_hash = excluded.content_hash,
-           version = excluded.version,
-           updated_at = now(),
-           deleted_at = null
-     where r.content_hash <> excluded.content_hash or r.deleted_at is not null
-    returning (r.created_at = now()) as inserted`.execute(db);
-  const inserted = result.rows.filter((r) => r.inserted).length;
-  const updated = result.rows.length - inserted;
-  // The words' vocabulary in the same transaction: a fuzzy search never sees a word it cannot expand to.
-  await insertWords(db, connectorId, entity, upsert.fresh);
-  return { inserted, updated, unchanged: upsert.rows - result.rows.length, words: upsert.fresh };
+  const { rows } = await sql<{ inserted: number; written: number }>`
+    with vocab as (
+      insert into search_vocab (connector_id, entity, path, word)
+      select ${connectorId}::uuid, ${entity}, p, w from unnest(${upsert.fresh.map((e) => e.path)}::text[], ${upsert.fresh.map((e) => e.word)}::text[]) as v(p, w)
+    ), written as (
+      insert into records as r (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version)
+      select ${connectorId}::uuid, ${entity}, p.id, d.data, p.shadow, p.keys, p.text, p.words, p.hash, nextval('record_version_seq')
+        from rows from (jsonb_to_recordset(${upsert.payload.rows}::jsonb) as (id text, shadow jsonb, keys jsonb, text text, words int4[], hash text)) with ordinality as p(id, shadow, keys, text, words, hash, n)
+        join jsonb_array_elements(${upsert.payload.data}::jsonb) with ordinality as d(data, n) using (n)
+      on conflict (connector_id, entity, record_id) do update
+         set data = excluded.data,
+             shadow = excluded.shadow,
+             keys = excluded.keys,
+             text_lc = excluded.text_lc,
+             words = excluded.words,
+             content_hash = excluded.content_hash,
+             version = excluded.version,
+             updated_at = now(),
+             deleted_at = null
+       where r.content_hash <> excluded.content_hash or r.deleted_at is not null
+      returning (r.created_at = now()) as inserted
+    )
+    select (count(*) filter (where inserted))::int as inserted, count(*)::int as written from written`.execute(db);
+  const { inserted, written } = rows[0] ?? { inserted: 0, written: 0 };
+  return { inserted, updated: written - inserted, unchanged: upsert.rows - written, words: upsert.fresh };
 }
 
 /**
