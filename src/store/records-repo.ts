@@ -45,20 +45,23 @@ export function upsertPayload(records: readonly PageRecord[], words: readonly (n
   return { rows: JSON.stringify(rows), data: `[${jsons.join(',')}]` };
 }
 
-/** Stored hashes of live records among `ids` (tombstoned or missing ones are absent). */
-export async function liveHashes(db: Db, connectorId: string, entity: string, ids: readonly string[]): Promise<Map<string, string>> {
+/**
+ * Stored hashes of live records among `ids` (tombstoned or missing ones are absent). With
+ * `seenBy`, a full run's id, the ids also join that run's seen-set (migration 0003), one row per
+ * page batch, in the same round trip: a page write reads the hashes of the ids it saw anyway. A
+ * retried batch adds them again, which the set difference in {@link tombstoneUnseen} ignores.
+ */
+export async function liveHashes(db: Db, connectorId: string, entity: string, ids: readonly string[], seenBy: string | null = null): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('records')
-    .select(['record_id', 'content_hash'])
-    .where('connector_id', '=', connectorId)
-    .where('entity', '=', entity)
-    // One array parameter, not an IN list of up to a batch's worth: the statement text stays the
-    // same for every batch, and Postgres parses no list of hundreds of parameters per page.
-    .where('record_id', '=', sql<string>`any(${ids}::text[])`)
-    .where('deleted_at', 'is', null)
-    .execute();
-  return new Map(rows.map((r) => [r.record_id, r.content_hash]));
+  // One array parameter, not an IN list of up to a batch's worth: the statement text stays the
+  // same for every batch, and Postgres parses no list of hundreds of parameters per page.
+  const live = sql`select record_id, content_hash from records
+     where connector_id = ${connectorId}::uuid and entity = ${entity} and record_id = any(${ids}::text[]) and deleted_at is null`;
+  const { rows } = await (seenBy === null
+    ? live
+    : sql`with seen as (insert into sync_run_seen_batches (run_id, record_ids) values (${seenBy}::bigint, ${ids}::text[])) ${live}`
+  ).execute(db);
+  return new Map((rows as { record_id: string; content_hash: string }[]).map((r) => [r.record_id, r.content_hash]));
 }
 
 /** What a page upsert changed. */
@@ -149,15 +152,6 @@ export async function runUpsert(db: Db, connectorId: string, entity: string, ups
     select (count(*) filter (where inserted))::int as inserted, count(*)::int as written from written`.execute(db);
   const { inserted, written } = rows[0] ?? { inserted: 0, written: 0 };
   return { inserted, updated: written - inserted, unchanged: upsert.rows - written, words: upsert.fresh };
-}
-
-/**
- * Remembers the ids a full run has seen, one row per page batch (migration 0003). A retried
- * batch adds them again, which the set difference in {@link tombstoneUnseen} ignores.
- */
-export async function markSeen(db: Db, runId: string, ids: readonly string[]): Promise<void> {
-  if (ids.length === 0) return;
-  await sql`insert into sync_run_seen_batches (run_id, record_ids) values (${runId}::bigint, ${ids}::text[])`.execute(db);
 }
 
 /**

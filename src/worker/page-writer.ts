@@ -9,7 +9,7 @@ import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.j
 import { recordSearchText } from '../search/postgres/search-text.js';
 import type { RecordStrings } from '../search/postgres/word-index.js';
 import { rememberWords } from '../store/vocab-repo.js';
-import { awaitWrite, contentHash, liveHashes, lockEntity, markSeen, prepareUpsert, runUpsert, type PageRecord, type PreparedUpsert } from '../store/records-repo.js';
+import { awaitWrite, contentHash, liveHashes, lockEntity, prepareUpsert, runUpsert, type PageRecord, type PreparedUpsert } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
 
@@ -108,14 +108,14 @@ export async function writePage(
     await lockEntity(tx, run.connectorId, run.entity, run.overlapWrites === true ? 'shared' : 'exclusive', turn.key);
     turn.taken();
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.
-    const stored = await liveHashes(tx, run.connectorId, run.entity, unique.map((r) => r.id));
+    // A full run's seen-set gains the page's ids in the same round trip.
+    const stored = await liveHashes(tx, run.connectorId, run.entity, unique.map((r) => r.id), run.mode === 'full' ? run.id : null);
     const changed = unique.filter((r) => stored.get(r.id) !== r.hash);
     // Not live before (new, or tombstoned): live after this write. Ids are unique within the write,
     // and no other write of the entity touches them meanwhile (entity lock, disjoint overlaps).
     const becameLive = changed.reduce((n, r) => n + (stored.has(r.id) ? 0 : 1), 0);
     const counts = await runUpsert(tx, run.connectorId, run.entity, changedUpsert(run, changed));
     committed = () => rememberWords(run.connectorId, run.entity, counts.words ?? []);
-    if (run.mode === 'full') await markSeen(tx, run.id, unique.map((r) => r.id));
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
     // The checkpoint commits after the batch before it (which may still be in flight): a
     // checkpoint must never cover pages that were not committed. Its failure rolls this one back.

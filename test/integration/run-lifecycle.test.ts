@@ -6,7 +6,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cancelRun, pauseConnector, replayRun, resetEntity, resumeConnector, resyncEntity, triggerSync } from '../../src/app/operations.js';
-import { markSeen } from '../../src/store/records-repo.js';
+import { liveHashes } from '../../src/store/records-repo.js';
 import { claimRun, getRun, lockOwnedRun } from '../../src/store/runs-repo.js';
 import type { Job } from 'bullmq';
 import { scheduleProcessor } from '../../src/worker/schedule-processor.js';
@@ -33,7 +33,8 @@ describe('run lifecycle edges', () => {
   const failedFullRunWithCheckpoint = async (opts: { withoutFence?: boolean } = {}): Promise<string> => {
     const [failed] = await triggerSync(h.deps, id, { entity: 'customers', mode: 'full' });
     await claimRun(h.deps.db, failed!.id, 2, 120);
-    await markSeen(h.deps.db, failed!.id, ['cus_x']);
+    // A page write reads the hashes of the ids it saw, adding them to the run's seen-set.
+    await liveHashes(h.deps.db, id, 'customers', ['cus_x'], failed!.id);
     const fence = opts.withoutFence === true ? sql`null` : sql`seen_fence`;
     await sql`update sync_runs set seen_fence = ${fence}, checkpoint = '{"partition":0,"page":{"starting_after":"cus_x"}}'::jsonb where id = ${failed!.id}::bigint`.execute(h.deps.db);
     await failRun(h.deps, { id: failed!.id, connectorId: id, entity: 'customers' }, new Error('upstream 500s'));
