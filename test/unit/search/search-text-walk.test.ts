@@ -8,17 +8,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { searchableShadow } from '../../../src/search/doc.js';
 import { recordSearchText } from '../../../src/search/postgres/search-text.js';
+import { SEARCHABLE, textRecords } from './text-records.js';
 
-const SEARCHABLE = { name: 'string', tags: 'array', address: 'object', metadata: 'object' };
-const CHARS = ['a', 'Z', '0', ' ', '-', '.', 'é', 'İ', 'Σ', 'ς', '😀', '\u00a0', 'ﬀ'];
-const text = fc.oneof(fc.array(fc.constantFrom(...CHARS), { maxLength: 12 }).map((cs) => cs.join('')), fc.constantFrom('ada', 'Ada Lovelace', 'ÀDA'));
-// Keys drawn from few names in any order: records keep meeting the same shapes and their reorderings.
-const key = fc.constantFrom('city', 'zip', 'note', '2', '10', 'É');
-const value = fc.letrec((tie) => ({
-  leaf: fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)),
-  node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(key, tie('node'), { maxKeys: 4 })),
-})).node;
-const record = fc.record({ name: value, tags: fc.array(value, { maxLength: 3 }), address: value, metadata: fc.dictionary(key, value, { maxKeys: 4 }), secret: text }, { requiredKeys: [] });
+// Keys drawn from few names (integer-like ones too) in any order: records keep meeting the same
+// shapes and their reorderings.
+const record = textRecords({ chars: ['a', 'Z', '0', ' ', '-', '.', 'é', 'İ', 'Σ', 'ς', '😀', '\u00a0', 'ﬀ'], keys: ['city', 'zip', 'note', '2', '10', 'É'], words: ['ada', 'Ada Lovelace', 'ÀDA'], maxLength: 12 });
 
 /** The plain definition: searchable strings lower-cased, objects' keys sorted, arrays in order. */
 function referenceText(data: Record<string, unknown>): { text: string; paths: string[] } {

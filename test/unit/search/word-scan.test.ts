@@ -10,16 +10,10 @@ import { textWords } from '../../../src/search/dsl/text.js';
 import { recordSearchText } from '../../../src/search/postgres/search-text.js';
 import { tenantSeed, tokenHash } from '../../../src/search/postgres/word-index.js';
 import { indexWords, rememberWords } from '../../../src/store/vocab-repo.js';
+import { SEARCHABLE, textRecords } from './text-records.js';
 
-const SEARCHABLE = { name: 'string', tags: 'array', address: 'object', metadata: 'object' };
 const CHARS = ['a', 'Z', 'q', '0', '9', ' ', '-', '_', '.', '@', '/', '`', '{', '[', '\u007f', '\u0000', '\n', 'é', 'İ', 'ß', 'Σ', 'ς', '٣', '😀', '\u00a0', '\u212a', 'ﬀ'];
-const text = fc.oneof(fc.array(fc.constantFrom(...CHARS), { maxLength: 30 }).map((cs) => cs.join('')), fc.string({ unit: 'binary', maxLength: 30 }), fc.constantFrom('ada', 'Ada Lovelace', 'the', 'THE the'));
-const key = fc.constantFrom('city', 'zip', 'note', 'a.b', '', 'É');
-const value = fc.letrec((tie) => ({
-  leaf: fc.oneof(text, fc.integer(), fc.boolean(), fc.constant(null)),
-  node: fc.oneof({ depthSize: 'small' }, tie('leaf'), fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(key, tie('node'), { maxKeys: 3 })),
-})).node;
-const record = fc.record({ name: value, tags: fc.array(value, { maxLength: 4 }), address: value, metadata: fc.dictionary(key, value, { maxKeys: 4 }), secret: text }, { requiredKeys: [] });
+const record = textRecords({ chars: CHARS, keys: ['city', 'zip', 'note', 'a.b', '', 'É'], words: ['ada', 'Ada Lovelace', 'the', 'THE the'], binary: true, maxLength: 30 });
 
 /** The reference: paths as object keys from the record down (arrays skipped), words as textWords splits them. */
 function referenceTokens(data: Record<string, unknown>): string[] {
