@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { indexWords, type HashedEntry } from './vocab-repo.js';
+import { indexWords, vocabInsert, type HashedEntry } from './vocab-repo.js';
 import type { RecordStrings } from '../search/postgres/word-index.js';
 
 /** One record of a page, keyed by its id in the entity's id field. */
@@ -55,13 +55,13 @@ export async function liveHashes(db: Db, connectorId: string, entity: string, id
   if (ids.length === 0) return new Map();
   // One array parameter, not an IN list of up to a batch's worth: the statement text stays the
   // same for every batch, and Postgres parses no list of hundreds of parameters per page.
-  const live = sql`select record_id, content_hash from records
+  const live = sql<{ record_id: string; content_hash: string }>`select record_id, content_hash from records
      where connector_id = ${connectorId}::uuid and entity = ${entity} and record_id = any(${ids}::text[]) and deleted_at is null`;
   const { rows } = await (seenBy === null
     ? live
-    : sql`with seen as (insert into sync_run_seen_batches (run_id, record_ids) values (${seenBy}::bigint, ${ids}::text[])) ${live}`
+    : sql<{ record_id: string; content_hash: string }>`with seen as (insert into sync_run_seen_batches (run_id, record_ids) values (${seenBy}::bigint, ${ids}::text[])) ${live}`
   ).execute(db);
-  return new Map((rows as { record_id: string; content_hash: string }[]).map((r) => [r.record_id, r.content_hash]));
+  return new Map(rows.map((r) => [r.record_id, r.content_hash]));
 }
 
 /** What a page upsert changed. */
@@ -129,8 +129,7 @@ export async function runUpsert(db: Db, connectorId: string, entity: string, ups
   // a record twice in one.
   const { rows } = await sql<{ inserted: number; written: number }>`
     with vocab as (
-      insert into search_vocab (connector_id, entity, path, word)
-      select ${connectorId}::uuid, ${entity}, p, w from unnest(${upsert.fresh.map((e) => e.path)}::text[], ${upsert.fresh.map((e) => e.word)}::text[]) as v(p, w)
+      ${vocabInsert(connectorId, entity, upsert.fresh)}
     ), written as (
       insert into records as r (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version)
       select ${connectorId}::uuid, ${entity}, p.id, d.data, p.shadow, p.keys, p.text, p.words, p.hash, nextval('record_version_seq')

@@ -2,7 +2,7 @@
  * The vocabulary of the word index (migration 0013): which words occur at which path of an
  * entity's records, so a fuzzy term can be expanded to the words within its edit budget.
  */
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './db.js';
 import { distinctOf, pathSeed, scanWords, tenantSeed, type RecordStrings, type VocabEntry, type WordVisitor } from '../search/postgres/word-index.js';
 import { WordSet } from './word-memo.js';
@@ -157,12 +157,15 @@ export function rememberWords(connectorId: string, entity: string, entries: read
   for (const e of entries) put(tenant, e.hash, e.pathId, e.word, 0, e.word.length);
 }
 
-/** Adds words to an entity's vocabulary, as one array-bound statement. */
+/** The statement adding words to an entity's vocabulary, array-bound (a page upsert runs it as a CTE). */
+export function vocabInsert(connectorId: string, entity: string, entries: readonly VocabEntry[]): RawBuilder<unknown> {
+  return sql`insert into search_vocab (connector_id, entity, path, word)
+      select ${connectorId}::uuid, ${entity}, p, w from unnest(${entries.map((e) => e.path)}::text[], ${entries.map((e) => e.word)}::text[]) as v(p, w)`;
+}
+
+/** Adds words to an entity's vocabulary, as one statement. */
 export async function insertWords(db: Db, connectorId: string, entity: string, entries: readonly VocabEntry[]): Promise<void> {
-  if (entries.length === 0) return;
-  await sql`
-    insert into search_vocab (connector_id, entity, path, word)
-    select ${connectorId}::uuid, ${entity}, p, w from unnest(${entries.map((e) => e.path)}::text[], ${entries.map((e) => e.word)}::text[]) as v(p, w)`.execute(db);
+  if (entries.length > 0) await vocabInsert(connectorId, entity, entries).execute(db);
 }
 
 /** A fuzzy term's candidate words at a path: prefixed by it, or within `edits` of it (levenshtein). */

@@ -2,7 +2,8 @@
  * What a record gives the Postgres text indexes, from one walk of its searchable fields: `text_lc`
  * for the trigram index (text-index.ts), every string lower-cased as the reference does
  * (String#toLowerCase), one per line; and the same strings beside their paths (object keys from
- * the record down, array levels skipped), from which word-index.ts takes the words.
+ * the record down, array levels skipped), from which word-index.ts takes the words; and, for a
+ * record whose JSON is not all ASCII, its text shadow (doc.ts), from the same walk.
  * Pure: no client, no SQL execution.
  */
 import { textWords } from '../dsl/text.js';
