@@ -24,6 +24,9 @@ export interface TextShadow {
 
 const ASCII = /^[\x00-\x7f]*$/;
 
+/** The shadow of one string: undefined when it is all ASCII (SQL lower-cases and splits those exactly). */
+export const stringShadow = (s: string): TextShadow | undefined => (ASCII.test(s) ? undefined : { l: s.toLowerCase(), w: [...new Set(textWords(s))] });
+
 /**
  * The sparse shadow of a value: strings with non-ASCII characters become {@link TextShadow}s;
  * objects keep only keys with a shadow, arrays keep positions (null where nothing is needed);
@@ -31,7 +34,7 @@ const ASCII = /^[\x00-\x7f]*$/;
  * writer's hot path: no intermediate arrays or entry lists for the values that need nothing.
  */
 export function textShadow(value: unknown): unknown {
-  if (typeof value === 'string') return ASCII.test(value) ? undefined : ({ l: value.toLowerCase(), w: [...new Set(textWords(value))] } satisfies TextShadow);
+  if (typeof value === 'string') return stringShadow(value);
   if (typeof value !== 'object' || value === null) return undefined;
   if (Array.isArray(value)) {
     let items: unknown[] | undefined;

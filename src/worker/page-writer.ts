@@ -7,7 +7,6 @@ import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
 import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
 import { recordSearchText } from '../search/postgres/search-text.js';
-import type { RecordStrings } from '../search/postgres/word-index.js';
 import { rememberWords } from '../store/vocab-repo.js';
 import { awaitWrite, contentHash, liveHashes, lockEntity, prepareUpsert, runUpsert, type PageRecord, type PreparedUpsert } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
@@ -51,15 +50,14 @@ export function prepareRecords(records: readonly PageRecord[]): PageRecord[] {
  * from the same walk as the shadow.
  */
 export function withShadows(records: readonly PageRecord[], searchable: Readonly<Record<string, unknown>> | undefined, lookup: readonly string[] = [], text = true): PageRecord[] {
-  return records.map((r) => {
-    const json = r.json ?? JSON.stringify(r.data);
-    const hash = r.hash ?? contentHash(json);
+  // Records a page writer hands in are prepared already: prepareRecords passes them through.
+  return prepareRecords(records).map((r) => {
     const keys = r.keys ?? lookupKeys(lookup, r.data);
-    if (searchable === undefined) return { ...r, json, hash, keys };
-    const ascii = ASCII_JSON.test(json);
-    if (!text) return { id: r.id, data: r.data, json, hash, keys, shadow: ascii ? null : (searchableShadow(searchable, r.data) ?? null), text: null, strings: null };
-    const found = recordSearchText(searchable, r.data, !ascii);
-    return { id: r.id, data: r.data, json, hash, keys, shadow: found.shadow ?? null, text: found.text, strings: found.strings };
+    if (searchable === undefined) return { ...r, keys };
+    const ascii = ASCII_JSON.test(r.json as string);
+    const found = text ? recordSearchText(searchable, r.data, !ascii) : null;
+    const shadow = found !== null ? (found.shadow ?? null) : ascii ? null : (searchableShadow(searchable, r.data) ?? null);
+    return { id: r.id, data: r.data, json: r.json, hash: r.hash, keys, shadow, text: found?.text ?? null, strings: found?.strings ?? null };
   });
 }
 

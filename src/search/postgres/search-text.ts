@@ -6,8 +6,7 @@
  * record whose JSON is not all ASCII, its text shadow (doc.ts), from the same walk.
  * Pure: no client, no SQL execution.
  */
-import { textWords } from '../dsl/text.js';
-import type { TextShadow } from '../doc.js';
+import { stringShadow } from '../doc.js';
 import { wordGroups, type RecordStrings, type WordGroup } from './word-index.js';
 
 /** A record's search text, its strings with their paths, and (when asked for) its text shadow. */
@@ -95,8 +94,6 @@ interface Walk {
   readonly shadow: boolean;
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
-
 /** Walks a value, collecting its strings; returns its shadow (doc.ts textShadow) when the walk builds one. */
 function walk(value: unknown, node: PathNode, w: Walk): unknown {
   if (typeof value === 'string') {
@@ -105,7 +102,7 @@ function walk(value: unknown, node: PathNode, w: Walk): unknown {
     const lower = value.toLowerCase();
     w.texts.push(lower);
     w.paths.push(node.path);
-    return w.shadow && !ASCII.test(value) ? ({ l: lower, w: [...new Set(textWords(value))] } satisfies TextShadow) : undefined;
+    return w.shadow ? stringShadow(value) : undefined;
   }
   if (Array.isArray(value)) {
     let items: unknown[] | undefined;
