@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+
 /**
  * The V8 flags every syncdex process runs with. The shebang of bin/syncdex.mjs and the
  * Dockerfile's ENTRYPOINT repeat them (neither can import this); a unit test keeps them equal.
@@ -17,3 +19,21 @@
  *   414 s against 421 s (bench/README.md, session 17).
  */
 export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=32', '--heap-growing-percent=50'];
+
+/**
+ * V8 flags only `syncdex worker` sets, at its start (V8 reads them at each decision, so they hold
+ * from then on). With the 32 MB young generation above, V8 starts incremental marking from a task
+ * whenever the old generation's headroom is smaller than the young generation, which with
+ * `--heap-growing-percent=50` and a worker's small live heap is nearly always: a 20,000-record
+ * write path ran 16 full collections where 2-3 sufficed, and the GC helper threads used 20-28 µs
+ * per record. Without the task, marking starts when the old generation reaches its limit: the
+ * bare writer's CPU per record fell from 121 to 101 µs (means of six alternated rounds), for about
+ * 20 MB more peak RSS (bench/README.md, session 30). Only the worker was measured so: the API keeps
+ * V8's default.
+ */
+export const WORKER_V8_FLAGS: readonly string[] = ['--no-incremental-marking-task'];
+
+/** Sets {@link WORKER_V8_FLAGS} in this process. */
+export function applyWorkerV8Flags(): void {
+  for (const flag of WORKER_V8_FLAGS) setFlagsFromString(flag);
+}

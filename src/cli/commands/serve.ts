@@ -9,6 +9,7 @@ import { Sandbox } from '../../sandbox/sandbox.js';
 import { createDb } from '../../store/db.js';
 import { startWorker } from '../../worker/start-worker.js';
 import { int, parse } from '../args.js';
+import { applyWorkerV8Flags } from '../node-flags.js';
 import { AppError } from '../../errors.js';
 
 /** Resolves on SIGTERM/SIGINT. */
@@ -48,6 +49,7 @@ export async function workerCommand(argv: string[]): Promise<number> {
   const p = parse(argv, { concurrency: { type: 'string' } });
   const deps = buildDeps(loadConfig());
   const concurrency = int(p, 'concurrency', { max: 256 });
+  applyWorkerV8Flags();
   const w = startWorker(deps, concurrency === undefined ? {} : { concurrency });
   deps.logger.info({ queue: deps.queues.kind }, 'worker started');
   const sig = await untilSignal();
