@@ -89,26 +89,57 @@ function parsePage(text: string): RuntimePage {
   return { data: b.data, meta };
 }
 
+/** Why a call ended early: the caller's signal, or the client's own deadline. */
+type Cut = 'aborted' | 'timeout';
+
+/** A call ended early, for {@link HttpConnectorRuntime.executeText} to classify. */
+class CallCut extends Error {
+  constructor(readonly cut: Cut) {
+    super(cut === 'timeout' ? 'the call timed out' : 'the call was aborted');
+  }
+}
+
 /**
- * POSTs `body` and reads the whole answer. Rejects on network errors, an abort, and a connection
- * closed before the response ended.
+ * POSTs `body` and reads the whole answer. Rejects on network errors, on `signal`'s abort or
+ * after `timeoutMs` (a {@link CallCut}), and on a connection closed before the response ended.
+ * The deadline is a plain timer, not `AbortSignal.timeout` (with `AbortSignal.any`): those cost
+ * the worker 1-3 µs per record of a 100-record page (bench/README.md, session 30).
  */
-function post(url: URL, body: string, headers: Record<string, string>, agent: http.Agent, signal: AbortSignal): Promise<RawResponse> {
+function post(url: URL, body: string, headers: Record<string, string>, agent: http.Agent, timeoutMs: number, signal: AbortSignal | undefined): Promise<RawResponse> {
   const transport = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = transport.request(url, { method: 'POST', agent, signal, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+    if (signal?.aborted === true) return reject(new CallCut('aborted'));
+    const req = transport.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', reject);
+      res.on('error', fail);
       res.on('close', () => {
-        if (!res.complete) reject(new Error('the connection closed before the response ended'));
+        if (!res.complete) fail(new Error('the connection closed before the response ended'));
       });
       res.on('end', () => {
+        settle();
         const retryAfter = res.headers['retry-after'];
         resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text: Buffer.concat(chunks).toString('utf8') });
       });
     });
-    req.on('error', reject);
+    // Whatever error the destroyed request then reports, the call ends as cut.
+    let cutBy: Cut | null = null;
+    const cut = (why: Cut): void => {
+      cutBy ??= why;
+      req.destroy(new CallCut(why));
+    };
+    const timer = setTimeout(cut, timeoutMs, 'timeout');
+    const onAbort = (): void => cut('aborted');
+    signal?.addEventListener('abort', onAbort, { once: true });
+    function settle(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    function fail(e: unknown): void {
+      settle();
+      reject(cutBy === null ? e : new CallCut(cutBy));
+    }
+    req.on('error', fail);
     req.end(body);
   });
 }
@@ -134,16 +165,16 @@ export class HttpConnectorRuntime implements ConnectorRuntime {
 
   /** The body of a successful call as it came, unparsed (errors as {@link execute} throws them). */
   async executeText(call: RuntimeCall, signal?: AbortSignal): Promise<string> {
-    const timeout = AbortSignal.timeout(this.opts.timeoutMs);
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.opts.token !== undefined) headers.authorization = `Bearer ${this.opts.token}`;
     const body = JSON.stringify({ connector_type: call.connectorType, credentials: call.credentials, entity: call.entity, action: call.action, params: call.params });
     let res: RawResponse;
     try {
-      res = await post(this.url, body, headers, this.agent, signal === undefined ? timeout : AbortSignal.any([signal, timeout]));
+      res = await post(this.url, body, headers, this.agent, this.opts.timeoutMs, signal);
     } catch (e) {
-      if (signal?.aborted === true) throw new AppError('unavailable', 'runtime call aborted', { retryable: true, cause: e });
-      const what = timeout.aborted ? `timed out after ${this.opts.timeoutMs} ms` : 'failed';
+      const cut = e instanceof CallCut ? e.cut : null;
+      if (cut === 'aborted' || signal?.aborted === true) throw new AppError('unavailable', 'runtime call aborted', { retryable: true, cause: e });
+      const what = cut === 'timeout' ? `timed out after ${this.opts.timeoutMs} ms` : 'failed';
       throw new AppError('upstream_error', `runtime call ${what}`, { retryable: true, detail: (e as Error).message, cause: e });
     }
     if (res.status < 200 || res.status >= 300) throw toError(res);

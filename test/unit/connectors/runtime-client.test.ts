@@ -98,6 +98,27 @@ describe('HttpConnectorRuntime', () => {
     expect([aborted.code, aborted.retryable, aborted.message]).toEqual(['unavailable', true, 'runtime call aborted']);
   });
 
+  it('a deadline or an abort that lands mid-body still says so', async () => {
+    // The headers came and the body stalls: the destroyed request reports a closed response.
+    answer = (res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.write('{"data":['); };
+    const slow = await failure(client(300).execute(call));
+    expect([slow.code, slow.retryable]).toEqual(['upstream_error', true]);
+    expect(slow.message).toBe('runtime call timed out after 300 ms');
+    const ctl = new AbortController();
+    setTimeout(() => ctl.abort(), 100);
+    const aborted = await failure(new HttpConnectorRuntime({ baseUrl: url, timeoutMs: 5000 }).execute(call, ctl.signal));
+    expect([aborted.code, aborted.message]).toEqual(['unavailable', 'runtime call aborted']);
+  });
+
+  it('an already aborted signal sends nothing', async () => {
+    let calls = 0;
+    answer = (res) => { calls++; res.end('{"data":[],"meta":{}}'); };
+    const ctl = new AbortController();
+    ctl.abort();
+    const aborted = await failure(client().execute(call, ctl.signal));
+    expect([aborted.code, calls]).toEqual(['unavailable', 0]);
+  });
+
   it('reuses its connection between calls', async () => {
     const sockets = new Set<unknown>();
     answer = (res) => { sockets.add(res.socket); res.end('{"data":[],"meta":{}}'); };
