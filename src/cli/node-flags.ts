@@ -26,10 +26,10 @@ export const NODE_FLAGS: readonly string[] = ['--max-semi-space-size=32', '--hea
  * whenever the old generation's headroom is smaller than the young generation, which with
  * `--heap-growing-percent=50` and a worker's small live heap is nearly always: a 20,000-record
  * write path ran 16 full collections where 2-3 sufficed, and the GC helper threads used 20-28 µs
- * per record. Without the task, marking starts when the old generation reaches its limit: the
- * bare writer's CPU per record fell from 121 to 101 µs (means of six alternated rounds), for about
- * 20 MB more peak RSS (bench/README.md, session 30). Only the worker was measured so: the API keeps
- * V8's default.
+ * per record. Without the task, marking starts when the old generation reaches its limit: in
+ * four alternated 40,000-record syncs the worker's CPU per record fell from a mean of 104.3 to
+ * 91.9 µs, for 10-20 MB more peak RSS (278 MB at a million records; bench/README.md, session 30).
+ * Only the worker was measured so: the API keeps V8's default.
  */
 export const WORKER_V8_FLAGS: readonly string[] = ['--no-incremental-marking-task'];
 

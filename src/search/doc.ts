@@ -5,7 +5,7 @@
  * ASCII strings need no shadow: lower-casing and splitting them in SQL (`sx_lower`, `sx_words`,
  * migration 0002) is exact. Only strings with other characters get `{l, w}`, computed here.
  */
-import { textWords } from './dsl/text.js';
+import { isAscii, textWords } from './dsl/text.js';
 
 /** The record's searchable fields that are present (missing stays missing). */
 export function projectSearchable(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>): Record<string, unknown> {
@@ -22,10 +22,8 @@ export interface TextShadow {
   readonly w: readonly string[];
 }
 
-const ASCII = /^[\x00-\x7f]*$/;
-
 /** The shadow of one string: undefined when it is all ASCII (SQL lower-cases and splits those exactly). */
-export const stringShadow = (s: string): TextShadow | undefined => (ASCII.test(s) ? undefined : { l: s.toLowerCase(), w: [...new Set(textWords(s))] });
+export const stringShadow = (s: string): TextShadow | undefined => (isAscii(s) ? undefined : { l: s.toLowerCase(), w: [...new Set(textWords(s))] });
 
 /**
  * The sparse shadow of a value: strings with non-ASCII characters become {@link TextShadow}s;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import type { LockTurn } from './batch-writer.js';
 import { searchableShadow } from '../search/doc.js';
+import { isAscii } from '../search/dsl/text.js';
 import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
 import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
@@ -26,8 +27,6 @@ export function dedupeById(records: readonly PageRecord[]): PageRecord[] {
   for (const r of records) byId.set(r.id, r);
   return [...byId.values()];
 }
-
-const ASCII_JSON = /^[\x00-\x7f]*$/;
 
 /**
  * Readies records for writing, once per record and before the page's transaction, so it
@@ -54,7 +53,7 @@ export function withShadows(records: readonly PageRecord[], searchable: Readonly
   return prepareRecords(records).map((r) => {
     const keys = r.keys ?? lookupKeys(lookup, r.data);
     if (searchable === undefined) return { ...r, keys };
-    const ascii = ASCII_JSON.test(r.json as string);
+    const ascii = isAscii(r.json as string);
     const found = text ? recordSearchText(searchable, r.data, !ascii) : null;
     const shadow = found !== null ? (found.shadow ?? null) : ascii ? null : (searchableShadow(searchable, r.data) ?? null);
     return { id: r.id, data: r.data, json: r.json, hash: r.hash, keys, shadow, text: found?.text ?? null, strings: found?.strings ?? null };

@@ -46,10 +46,10 @@ export async function apiCommand(argv: string[]): Promise<number> {
 }
 
 export async function workerCommand(argv: string[]): Promise<number> {
+  applyWorkerV8Flags();
   const p = parse(argv, { concurrency: { type: 'string' } });
   const deps = buildDeps(loadConfig());
   const concurrency = int(p, 'concurrency', { max: 256 });
-  applyWorkerV8Flags();
   const w = startWorker(deps, concurrency === undefined ? {} : { concurrency });
   deps.logger.info({ queue: deps.queues.kind }, 'worker started');
   const sig = await untilSignal();

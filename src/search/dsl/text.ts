@@ -5,6 +5,10 @@
  */
 
 const NON_WORD = /[^\p{L}\p{N}]+/u;
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** Whether a text is all ASCII: lower-casing it and splitting its words need no Unicode tables (SQL and the fast paths do it exactly). */
+export const isAscii = (text: string): boolean => ASCII.test(text);
 
 /** The words of a text: lower-cased, split on non letter/digit runs, empties dropped. */
 export function textWords(text: string): string[] {

@@ -8,14 +8,13 @@
  * Pure: no client, no SQL execution.
  */
 import type { FieldPath, FilterNode } from '../dsl/ast.js';
-import { textWords } from '../dsl/text.js';
+import { isAscii, textWords } from '../dsl/text.js';
 
-const ASCII = /^[\x00-\x7f]*$/;
 const ASCII_SPLIT = /[^a-z0-9]+/;
 
 /** The reference's words of a string (textWords), with a faster split for ASCII (the same words: \p{L}\p{N} is [a-z0-9] there). */
 export function splitWords(s: string): string[] {
-  if (!ASCII.test(s)) return textWords(s);
+  if (!isAscii(s)) return textWords(s);
   const out = s.toLowerCase().split(ASCII_SPLIT);
   return out[0] === '' || out[out.length - 1] === '' ? out.filter((w) => w !== '') : out;
 }
@@ -56,7 +55,7 @@ const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && 
  * sync are known already and only a new one needs its text.
  */
 export function scanWords(lower: string, at: number, v: WordVisitor): void {
-  if (!ASCII.test(lower)) {
+  if (!isAscii(lower)) {
     for (const w of textWords(lower)) v.word(wordHash(at, w), w, 0, w.length);
     return;
   }
