@@ -27,13 +27,6 @@ export const RECORDS: Relation = 'records';
 /** One row of a search page; `doc` is the document's JSON text on a pool that leaves jsonb unparsed (the search pool). */
 export type SearchRow = { record_id: string; doc: Record<string, unknown> | string; score: number };
 
-/**
- * A row of a search whose plan assumed complete search text: the page's rows, each flagged
- * `complete`; or, when it matched nothing or the entity's text is incomplete, one row of nulls
- * with the flag (false: run the search again without index conditions).
- */
-export type CheckedRow = { record_id: string | null; doc: Record<string, unknown> | string | null; score: number | null; complete: boolean };
-
 /** The trigram pre-filter of a filter: each requirement an `or` of substring conjunctions on `text_lc`. */
 function textPrefilter(reqs: readonly TextRequirement[]): Sql[] {
   const alt = (subs: readonly string[]): Sql => sql`(${sql.join(subs.map((x) => sql`t.text_lc like ${containsPattern(x)}`), sql` and `)})`;
@@ -79,17 +72,30 @@ export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_O
 }
 
 /**
- * The page of a plan that assumed complete search text, with the entity's state read in the same
- * statement: the check is a parameter of the scan, so Postgres decides it once, before reading
- * any row (a one-time filter), and reads none when it is false. The lateral page is the inner
- * side of a nested loop over one row, so its rows keep their order.
+ * The page of a plan that assumed complete search text, gated on the entity's state read in the
+ * same statement: the gate is a one-time filter, decided before any row is read, and shuts the
+ * page when the text is incomplete. So a page with rows is right; an empty one may be either,
+ * and the caller reads the state then (postgres-backend.ts). A wrapper that flagged every row
+ * instead (a lateral join under the state's row) took about a third of a small entity's ranked
+ * `keyword` statement to plan (bench/README.md, session 31).
  */
-export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan, relation: Relation = RECORDS): RawBuilder<CheckedRow> {
-  return sql<CheckedRow>`
-    select p.record_id, p.doc, p.score, s.complete
-      from (select coalesce((select e.text_complete from entity_state e
-                              where e.connector_id = ${req.connectorId}::uuid and e.entity = ${req.target.entity}), true) as complete) s
-      left join lateral (${pageOf(req, plan, sql`s.complete`, relation)}) p on true`;
+export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan, relation: Relation = RECORDS): RawBuilder<SearchRow> {
+  const complete = sql`coalesce((select e.text_complete from entity_state e
+                                  where e.connector_id = ${req.connectorId}::uuid and e.entity = ${req.target.entity}), true)`;
+  return pageOf(req, plan, complete, relation);
+}
+
+/**
+ * The scan's tenant condition. A page ranked by score whose plan has word requirements keeps it
+ * from the indexes: every word hash is seeded by its tenant (word-index.ts `tenantSeed`), so the
+ * word GIN alone yields the tenant's candidates, and every candidate is scored whatever order it
+ * comes in. Offered the tenant's sort index too, Postgres intersected both, reading every index
+ * entry of a 1,000-record tenant for its 94 candidates (bench/README.md, session 31). The
+ * condition still filters every row: two tenants' words may share a hash.
+ */
+function tenantCondition(req: BackendSearch, plan: IndexPlan): Sql {
+  const same = sql`t.connector_id = ${req.connectorId}::uuid`;
+  return plan.words.length > 0 && req.query.sort[0]?.kind === 'score' ? sql`(${same}) is true` : same;
 }
 
 /** The keyset condition after the request's cursor. */
@@ -116,7 +122,7 @@ function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relati
     select h.record_id, h.doc, h.score from (
       select t.record_id, t.data as doc, ${score} as score
         from ${sql.table(relation)} t
-       where t.connector_id = ${req.connectorId}::uuid and t.entity = ${req.target.entity}
+       where ${tenantCondition(req, plan)} and t.entity = ${req.target.entity}
          and t.deleted_at is null and ${where}
       ${fence}
     ) h
@@ -142,7 +148,7 @@ function rankedTextPage(req: BackendSearch, plan: IndexPlan, checked: Sql | null
       select x.record_id, x.doc, (${sql.join([...names, sql.ref('x.rest')], sql` + `)})::float8 as score from (
         select t.record_id, t.data as doc, ${sql.join(scores)}, ${rest} as rest
           from ${sql.table(relation)} t
-         where t.connector_id = ${req.connectorId}::uuid and t.entity = ${req.target.entity}
+         where ${tenantCondition(req, plan)} and t.entity = ${req.target.entity}
            and t.deleted_at is null and ${where}
         offset 0
       ) x

@@ -12,7 +12,8 @@ import { jsonHit } from '../json-hit.js';
 import { ensureEntityIndexes } from './entity-indexes.js';
 import { lookupOf } from './lookup-index.js';
 import { EXACT_ONLY, planIndexes, type IndexPlan } from './index-plan.js';
-import { compileCheckedSearch, compileSearch, compileTierSearch, type CheckedRow, type Relation, type SearchRow } from './compile-search.js';
+import { compileCheckedSearch, compileSearch, compileTierSearch, type Relation, type SearchRow } from './compile-search.js';
+import { searchState } from '../../store/entity-state-repo.js';
 import { RecordRelations } from '../../store/record-partitions.js';
 import { SmallEntities } from './small-entities.js';
 
@@ -88,8 +89,10 @@ export class PostgresSearchBackend implements SearchBackend {
   async #page(db: Db, req: BackendSearch, plan: IndexPlan, relation: Relation): Promise<SearchRow[]> {
     if (plan.assumesText !== true) return this.#run(db, this.#checked(compileSearch(req, plan, relation).compile(db)));
     const rows = await this.#run(db, this.#checked(compileCheckedSearch(req, plan, relation).compile(db)));
-    if (rows[0]?.complete === false) return this.#run(db, this.#checked(compileSearch(req, EXACT_ONLY, relation).compile(db)));
-    return rows.filter((r): r is SearchRow & CheckedRow => r.record_id !== null);
+    // Rows pass the statement's gate only while the text is complete; an empty page may be a
+    // shut gate, and only then is the state read (one round trip, on empty answers alone).
+    if (rows.length > 0 || (await searchState(db, req.connectorId, req.target.entity)).textComplete) return rows;
+    return this.#run(db, this.#checked(compileSearch(req, EXACT_ONLY, relation).compile(db)));
   }
 
   #checked<R>(compiled: CompiledQuery<R>): CompiledQuery<R> {
