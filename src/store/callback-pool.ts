@@ -8,6 +8,7 @@
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { preparedName } from './prepared-statements.js';
+import { GENERIC_PLAN } from './plan-marker.js';
 import { StatementCache, STALE_STATEMENT, type StatementCacheLimits } from './statement-cache.js';
 
 /** How the pool runs statements. */
@@ -23,7 +24,17 @@ export interface CallbackPoolOptions {
    * outside transactions (the search pool): a statement the server lost is run again unnamed.
    */
   readonly statements?: StatementCacheLimits;
+  /**
+   * A second pool for statements whose text starts with {@link GENERIC_PLAN}: its connections
+   * plan a named statement once and keep that plan (`force_generic_plan`). Such a statement's
+   * plan does not depend on its values, so planning each execution only cost time: about a third
+   * of a small tenant's ranked `keyword` (bench/README.md, session 31). Each connection taken
+   * from this pool is then taken from the pool its first statement belongs to.
+   */
+  readonly generic?: pg.Pool;
 }
+
+type PlanMode = 'force_custom_plan' | 'force_generic_plan';
 
 type Done = (err: Error | null, res: pg.QueryResult) => void;
 
@@ -38,18 +49,18 @@ function runOn(client: pg.PoolClient, cache: StatementCache | null, prepared: bo
   });
 }
 
-/** The pool kysely's PostgresDialect runs on; `pool` stays the caller's (its events, its end). */
+/** The pool kysely's PostgresDialect runs on; `pool` (and `opts.generic`) stay the caller's (their events), ended with it. */
 export function callbackPool(pool: pg.Pool, opts: CallbackPoolOptions = {}): PostgresPool {
   const prepared = opts.prepared !== false;
   // One wrapper per pg client: kysely keeps its connection objects per client it is given.
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
-  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+  const wrap = (client: pg.PoolClient, mode: PlanMode): PostgresPoolClient => {
     let w = wrappers.get(client);
     if (w === undefined) {
       let cache: StatementCache | null = null;
       const limits = opts.statements;
       // Queued ahead of the client's first statement; until it is confirmed, nothing is cached.
-      if (prepared && limits !== undefined) client.query('set plan_cache_mode = force_custom_plan', (err: Error | null) => void (err === null && (cache = new StatementCache(client, limits))));
+      if (prepared && limits !== undefined) client.query(`set plan_cache_mode = ${mode}`, (err: Error | null) => void (err === null && (cache = new StatementCache(client, limits))));
       w = {
         query: ((text: string, values: readonly unknown[]) =>
           new Promise<PostgresQueryResult<unknown>>((resolve, reject) => {
@@ -61,5 +72,26 @@ export function callbackPool(pool: pg.Pool, opts: CallbackPoolOptions = {}): Pos
     }
     return w;
   };
-  return { connect: async () => wrap(await pool.connect()), end: () => pool.end() };
+  const custom = async (): Promise<PostgresPoolClient> => wrap(await pool.connect(), 'force_custom_plan');
+  const generic = opts.generic;
+  if (generic === undefined) return { connect: custom, end: () => pool.end() };
+  const fromGeneric = async (): Promise<PostgresPoolClient> => wrap(await generic.connect(), 'force_generic_plan');
+  // A connection is taken when its first statement says from which pool; the search pool runs
+  // one statement per connection, and a transaction would stay on its first statement's pool.
+  const deferred = (): PostgresPoolClient => {
+    let taken: Promise<PostgresPoolClient> | null = null;
+    return {
+      query: (async (text: string, values: readonly unknown[]) => {
+        taken ??= text.startsWith(GENERIC_PLAN) ? fromGeneric() : custom();
+        return (await taken).query(text, values);
+      }) as PostgresPoolClient['query'],
+      release: () => void taken?.then((c) => c.release(), () => undefined),
+    };
+  };
+  return {
+    connect: async () => deferred(),
+    end: async () => {
+      await Promise.all([pool.end(), generic.end()]);
+    },
+  };
 }

@@ -24,6 +24,8 @@ export interface DbOptions {
   readonly statements?: StatementCacheLimits;
   /** Leave jsonb values as their JSON text (the search pool: documents go into answers unparsed). */
   readonly jsonbAsText?: boolean;
+  /** Connections of a second pool for statements marked as planned once (callback-pool.ts `generic`); 0 or absent: none. */
+  readonly genericMax?: number;
 }
 
 const JSONB_OID = 3802;
@@ -38,6 +40,14 @@ const JSONB_AS_TEXT = {
 // int8 (counts, versions) arrive as strings; keep them so, callers convert where they need numbers.
 /** Creates the kysely instance over a pg pool. The caller owns `destroy()`. */
 export function createDb(databaseUrl: string, max = 10, opts: DbOptions = {}): { db: Kysely<DB>; pool: pg.Pool } {
+  const pool = pgPool(databaseUrl, max, opts);
+  const genericMax = opts.genericMax ?? 0;
+  const generic = genericMax > 0 ? pgPool(databaseUrl, genericMax, opts) : undefined;
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: callbackPool(pool, { prepared: opts.preparedStatements !== false, statements: opts.statements, generic }) }) });
+  return { db, pool };
+}
+
+function pgPool(databaseUrl: string, max: number, opts: DbOptions): pg.Pool {
   const timeout = opts.statementTimeoutMs === undefined ? {} : { statement_timeout: opts.statementTimeoutMs };
   const types = opts.jsonbAsText === true ? { types: JSONB_AS_TEXT } : {};
   const pool = new pg.Pool({ connectionString: databaseUrl, max, application_name: 'syncdex', idle_in_transaction_session_timeout: IDLE_IN_TRANSACTION_MS, ...timeout, ...types });
@@ -47,16 +57,16 @@ export function createDb(databaseUrl: string, max = 10, opts: DbOptions = {}): {
   // away (failover, pg_terminate_backend) emits 'error' with no listener, which would crash the
   // process; the query in flight still rejects, and the pool drops the dead client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: callbackPool(pool, { prepared: opts.preparedStatements !== false, statements: opts.statements }) }) });
-  return { db, pool };
+  return pool;
 }
 
 /**
  * The pool searches run on: its own, so a slow search can neither exceed its time nor take the
  * connections that auth, probes and writes need; its connections name the search shapes they
- * repeat, each execution still planned for its own values (statement-cache.ts). It reads jsonb as
- * JSON text: the Postgres backend's hits carry their documents unparsed (search/json-hit.ts).
+ * repeat, each execution planned for its own values (statement-cache.ts), and up to 4 more plan
+ * the statements marked as planned once (plan-marker.ts). It reads jsonb as JSON text: the
+ * Postgres backend's hits carry their documents unparsed (search/json-hit.ts).
  */
 export function createSearchDb(databaseUrl: string, opts: { statementTimeoutMs: number; preparedStatements?: boolean }): Kysely<DB> {
-  return createDb(databaseUrl, 8, { ...opts, statements: SEARCH_STATEMENTS, jsonbAsText: true }).db;
+  return createDb(databaseUrl, 8, { ...opts, statements: SEARCH_STATEMENTS, jsonbAsText: true, genericMax: 4 }).db;
 }

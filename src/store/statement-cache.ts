@@ -8,6 +8,8 @@
  * Only for connections whose plans stay custom (`plan_cache_mode = force_custom_plan`, set on
  * each connection by callback-pool.ts before its cache starts): a generic plan chosen for one tenant's values would serve every other
  * tenant, and a plan right for a 1,000-record tenant reads a million-record tenant's every row.
+ * The exception is a statement marked as planned once (plan-marker.ts), whose plan no value can
+ * change: the search pool runs those on connections of their own set to `force_generic_plan`.
  */
 import type pg from 'pg';
 

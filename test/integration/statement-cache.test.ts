@@ -6,6 +6,7 @@
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DB } from '../../src/store/db.js';
+import { GENERIC_PLAN } from '../../src/store/plan-marker.js';
 import type { StatementCacheLimits } from '../../src/store/statement-cache.js';
 import { createDatabase } from './helpers/fresh-db.js';
 
@@ -97,6 +98,23 @@ describe('the search pool statement cache', () => {
     const after = (await prepared(db)).filter((p) => p.statement.includes('skewed'));
     expect(after).toHaveLength(1);
     expect(after[0]?.name).not.toBe(before[0]?.name);
+  });
+
+  it('runs a statement marked as planned once on its own connections, which keep its first plan; the rest stay planned per value', async () => {
+    const { db } = createDb(url, 1, { statements: { entries: 10, maxChars: 1000 }, genericMax: 1 });
+    dbs.push(db);
+    const marked = (v: string) => db.executeQuery(CompiledQuery.raw(`${GENERIC_PLAN}select count(*)::int as n from skewed where v = $1`, [v])).then((r) => (r.rows[0] as { n: number }).n);
+    for (let i = 0; i < 6; i++) expect(await marked(i % 2 === 0 ? 'rare' : 'common')).toBe(i % 2 === 0 ? 1 : 4999);
+    for (let i = 0; i < 6; i++) expect(await lookup(db, i % 2 === 0 ? 'rare' : 'common')).toBe(i % 2 === 0 ? 1 : 4999);
+    const modeOf = async (mark: string) => (await db.executeQuery(CompiledQuery.raw(`${mark}select current_setting('plan_cache_mode') as m, pg_backend_pid() as pid`, []))).rows[0] as { m: string; pid: number };
+    const [generic, custom] = [await modeOf(GENERIC_PLAN), await modeOf('')];
+    expect(generic.m).toBe('force_generic_plan');
+    expect(custom.m).toBe('force_custom_plan');
+    expect(generic.pid).not.toBe(custom.pid);
+    // Each pool's one connection: the marked statement was planned once and kept; the other per value.
+    const byMode = async (mark: string) => (await db.executeQuery(CompiledQuery.raw(`${mark}select statement, generic_plans::int as g, custom_plans::int as c from pg_prepared_statements where statement like '%from skewed%'`, []))).rows as { statement: string; g: number; c: number }[];
+    expect((await byMode(GENERIC_PLAN)).map((p) => [p.g > 0, p.c])).toEqual([[true, 0]]);
+    expect((await byMode('')).map((p) => [p.g, p.c > 0])).toEqual([[0, true]]);
   });
 
   it('names nothing and leaves the plan mode alone where prepared statements are off', async () => {

@@ -14,6 +14,7 @@ import { EXACT_ONLY, type IndexPlan, type Tier } from './index-plan.js';
 import { lookupOf } from './lookup-index.js';
 import { containsPattern, type TextRequirement } from './text-index.js';
 import { tenantSeed, tokenHash, type WordRequirement } from './word-index.js';
+import { GENERIC_PLAN } from '../../store/plan-marker.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -86,17 +87,29 @@ export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan, relati
 }
 
 /**
- * The scan's tenant condition. A page ranked by score whose plan has word requirements keeps it
- * from the indexes: every word hash is seeded by its tenant (word-index.ts `tenantSeed`), so the
- * word GIN alone yields the tenant's candidates, and every candidate is scored whatever order it
- * comes in. Offered the tenant's sort index too, Postgres intersected both, reading every index
- * entry of a 1,000-record tenant for its 94 candidates (bench/README.md, session 31). The
- * condition still filters every row: two tenants' words may share a hash.
+ * Whether a page's plan is the same for every tenant and value: ranked by score, with word
+ * requirements. Every word hash is seeded by its tenant (word-index.ts `tenantSeed`), so the word
+ * GIN alone yields the tenant's candidates, and every candidate is scored whatever order it comes
+ * in. Such a page keeps its tenant condition from the indexes ({@link tenantCondition}), and then
+ * nothing in it could make another plan better for other values: it is marked to be planned once
+ * per connection ({@link GENERIC_PLAN}), where planning it for every execution took about a third
+ * of a small tenant's ranked `keyword` (bench/README.md, session 31).
+ */
+const plannedOnce = (req: BackendSearch, plan: IndexPlan): boolean => plan.words.length > 0 && req.query.sort[0]?.kind === 'score';
+
+/**
+ * The scan's tenant condition. A page {@link plannedOnce} keeps it from the indexes: offered the
+ * tenant's sort index beside the word GIN, Postgres intersected both, reading every index entry
+ * of a 1,000-record tenant for its 94 candidates, and a plan made once must not lean on one
+ * tenant's size. The condition still filters every row: two tenants' words may share a hash.
  */
 function tenantCondition(req: BackendSearch, plan: IndexPlan): Sql {
   const same = sql`t.connector_id = ${req.connectorId}::uuid`;
-  return plan.words.length > 0 && req.query.sort[0]?.kind === 'score' ? sql`(${same}) is true` : same;
+  return plannedOnce(req, plan) ? sql`(${same}) is true` : same;
 }
+
+/** The statement's leading comment: {@link GENERIC_PLAN} for a page planned once. */
+const planMark = (req: BackendSearch, plan: IndexPlan): Sql => sql.raw(plannedOnce(req, plan) ? GENERIC_PLAN : '');
 
 /** The keyset condition after the request's cursor. */
 const pageAfter = (req: BackendSearch): Sql => (req.after === null ? TRUE : keysetAfter(req.query.sort, RANKED, req.after));
@@ -118,7 +131,7 @@ function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relati
   // Ordered by score: every matching row is scored anyway, so score each once (Postgres would
   // otherwise inline the subquery and evaluate the score for the sort and for the output).
   const fence = ranked ? sql`offset 0` : sql``;
-  return sql<SearchRow>`
+  return sql<SearchRow>`${planMark(req, plan)}
     select h.record_id, h.doc, h.score from (
       select t.record_id, t.data as doc, ${score} as score
         from ${sql.table(relation)} t
@@ -143,7 +156,7 @@ function rankedTextPage(req: BackendSearch, plan: IndexPlan, checked: Sql | null
   const scores = split.text.map((node, i) => sql`${matchedScore(node, row)} as ${sql.id(`s${i}`)}`);
   const names = split.text.map((_, i) => sql.ref(`x.s${i}`));
   const rest = split.rest === null ? sql`0::float8` : matchedScore(split.rest, row);
-  return sql<SearchRow>`
+  return sql<SearchRow>`${planMark(req, plan)}
     select h.record_id, h.doc, h.score from (
       select x.record_id, x.doc, (${sql.join([...names, sql.ref('x.rest')], sql` + `)})::float8 as score from (
         select t.record_id, t.data as doc, ${sql.join(scores)}, ${rest} as rest
