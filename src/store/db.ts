@@ -68,5 +68,6 @@ function pgPool(databaseUrl: string, max: number, opts: DbOptions): pg.Pool {
  * Postgres backend's hits carry their documents unparsed (search/json-hit.ts).
  */
 export function createSearchDb(databaseUrl: string, opts: { statementTimeoutMs: number; preparedStatements?: boolean }): Kysely<DB> {
-  return createDb(databaseUrl, 8, { ...opts, statements: SEARCH_STATEMENTS, jsonbAsText: true, genericMax: 4 }).db;
+  // Without named statements nothing is planned once: marked statements run on the 8 as well.
+  return createDb(databaseUrl, 8, { ...opts, statements: SEARCH_STATEMENTS, jsonbAsText: true, genericMax: opts.preparedStatements === false ? 0 : 4 }).db;
 }

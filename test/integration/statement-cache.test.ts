@@ -5,7 +5,7 @@
  */
 import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDb, type DB } from '../../src/store/db.js';
+import { createDb, createSearchDb, type DB } from '../../src/store/db.js';
 import { GENERIC_PLAN } from '../../src/store/plan-marker.js';
 import type { StatementCacheLimits } from '../../src/store/statement-cache.js';
 import { createDatabase } from './helpers/fresh-db.js';
@@ -115,6 +115,16 @@ describe('the search pool statement cache', () => {
     const byMode = async (mark: string) => (await db.executeQuery(CompiledQuery.raw(`${mark}select statement, generic_plans::int as g, custom_plans::int as c from pg_prepared_statements where statement like '%from skewed%'`, []))).rows as { statement: string; g: number; c: number }[];
     expect((await byMode(GENERIC_PLAN)).map((p) => [p.g > 0, p.c])).toEqual([[true, 0]]);
     expect((await byMode('')).map((p) => [p.g, p.c > 0])).toEqual([[0, true]]);
+  });
+
+  it('the search pool keeps no connections for statements planned once where prepared statements are off', async () => {
+    const pidOf = async (db: Kysely<DB>, mark: string) => ((await db.executeQuery(CompiledQuery.raw(`${mark}select pg_backend_pid() as pid`, []))).rows[0] as { pid: number }).pid;
+    const on = createSearchDb(url, { statementTimeoutMs: 10_000 });
+    const off = createSearchDb(url, { statementTimeoutMs: 10_000, preparedStatements: false });
+    dbs.push(on, off);
+    // One statement at a time: an unmarked one and a marked one share a connection only without the second pool.
+    expect(await pidOf(on, GENERIC_PLAN)).not.toBe(await pidOf(on, ''));
+    expect(await pidOf(off, GENERIC_PLAN)).toBe(await pidOf(off, ''));
   });
 
   it('names nothing and leaves the plan mode alone where prepared statements are off', async () => {
