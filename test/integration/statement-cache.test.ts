@@ -28,6 +28,8 @@ describe('the search pool statement cache', () => {
     await sql`select 1`.execute(db);
     return db;
   };
+  /** The plan mode and backend of the connection a statement with leading comment `mark` runs on. */
+  const sessionOf = async (db: Kysely<DB>, mark: string) => (await db.executeQuery(CompiledQuery.raw(`${mark}select current_setting('plan_cache_mode') as m, pg_backend_pid() as pid`, []))).rows[0] as { m: string; pid: number };
   // A lookup whose best plan depends on the value: most rows hold 'common', one holds 'rare'.
   const lookup = (db: Kysely<DB>, v: string) => sql<{ n: number }>`select count(*)::int as n from skewed where v = ${v}`.execute(db).then((r) => r.rows[0]?.n);
 
@@ -106,8 +108,7 @@ describe('the search pool statement cache', () => {
     const marked = (v: string) => db.executeQuery(CompiledQuery.raw(`${GENERIC_PLAN}select count(*)::int as n from skewed where v = $1`, [v])).then((r) => (r.rows[0] as { n: number }).n);
     for (let i = 0; i < 6; i++) expect(await marked(i % 2 === 0 ? 'rare' : 'common')).toBe(i % 2 === 0 ? 1 : 4999);
     for (let i = 0; i < 6; i++) expect(await lookup(db, i % 2 === 0 ? 'rare' : 'common')).toBe(i % 2 === 0 ? 1 : 4999);
-    const modeOf = async (mark: string) => (await db.executeQuery(CompiledQuery.raw(`${mark}select current_setting('plan_cache_mode') as m, pg_backend_pid() as pid`, []))).rows[0] as { m: string; pid: number };
-    const [generic, custom] = [await modeOf(GENERIC_PLAN), await modeOf('')];
+    const [generic, custom] = [await sessionOf(db, GENERIC_PLAN), await sessionOf(db, '')];
     expect(generic.m).toBe('force_generic_plan');
     expect(custom.m).toBe('force_custom_plan');
     expect(generic.pid).not.toBe(custom.pid);
@@ -118,7 +119,7 @@ describe('the search pool statement cache', () => {
   });
 
   it('the search pool keeps no connections for statements planned once where prepared statements are off', async () => {
-    const pidOf = async (db: Kysely<DB>, mark: string) => ((await db.executeQuery(CompiledQuery.raw(`${mark}select pg_backend_pid() as pid`, []))).rows[0] as { pid: number }).pid;
+    const pidOf = async (db: Kysely<DB>, mark: string) => (await sessionOf(db, mark)).pid;
     const on = createSearchDb(url, { statementTimeoutMs: 10_000 });
     const off = createSearchDb(url, { statementTimeoutMs: 10_000, preparedStatements: false });
     dbs.push(on, off);

@@ -90,7 +90,7 @@ export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan, relati
  * Whether a page's plan is the same for every tenant and value: ranked by score, with word
  * requirements. Every word hash is seeded by its tenant (word-index.ts `tenantSeed`), so the word
  * GIN alone yields the tenant's candidates, and every candidate is scored whatever order it comes
- * in. Such a page keeps its tenant condition from the indexes ({@link tenantCondition}), and then
+ * in. Such a page keeps its tenant condition from the indexes ({@link tenantScan}), and then
  * nothing in it could make another plan better for other values: it is marked to be planned once
  * per connection ({@link GENERIC_PLAN}), where planning it for every execution took about a third
  * of a small tenant's ranked `keyword` (bench/README.md, session 31).
@@ -98,18 +98,16 @@ export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan, relati
 const plannedOnce = (req: BackendSearch, plan: IndexPlan): boolean => plan.words.length > 0 && req.query.sort[0]?.kind === 'score';
 
 /**
- * The scan's tenant condition. A page {@link plannedOnce} keeps it from the indexes: offered the
- * tenant's sort index beside the word GIN, Postgres intersected both, reading every index entry
- * of a 1,000-record tenant for its 94 candidates, and a plan made once must not lean on one
- * tenant's size. The condition still filters every row: two tenants' words may share a hash.
+ * The scan's tenant condition and the statement's leading comment. A page {@link plannedOnce}
+ * keeps the condition from the indexes (offered the tenant's sort index beside the word GIN,
+ * Postgres intersected both, reading every index entry of a 1,000-record tenant for its 94
+ * candidates, and a plan made once must not lean on one tenant's size) and is marked
+ * {@link GENERIC_PLAN}. The condition still filters every row: two tenants' words may share a hash.
  */
-function tenantCondition(req: BackendSearch, plan: IndexPlan): Sql {
+function tenantScan(req: BackendSearch, plan: IndexPlan): { readonly tenant: Sql; readonly mark: Sql } {
   const same = sql`t.connector_id = ${req.connectorId}::uuid`;
-  return plannedOnce(req, plan) ? sql`(${same}) is true` : same;
+  return plannedOnce(req, plan) ? { tenant: sql`(${same}) is true`, mark: sql.raw(GENERIC_PLAN) } : { tenant: same, mark: sql`` };
 }
-
-/** The statement's leading comment: {@link GENERIC_PLAN} for a page planned once. */
-const planMark = (req: BackendSearch, plan: IndexPlan): Sql => sql.raw(plannedOnce(req, plan) ? GENERIC_PLAN : '');
 
 /** The keyset condition after the request's cursor. */
 const pageAfter = (req: BackendSearch): Sql => (req.after === null ? TRUE : keysetAfter(req.query.sort, RANKED, req.after));
@@ -131,11 +129,12 @@ function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relati
   // Ordered by score: every matching row is scored anyway, so score each once (Postgres would
   // otherwise inline the subquery and evaluate the score for the sort and for the output).
   const fence = ranked ? sql`offset 0` : sql``;
-  return sql<SearchRow>`${planMark(req, plan)}
+  const scan = tenantScan(req, plan);
+  return sql<SearchRow>`${scan.mark}
     select h.record_id, h.doc, h.score from (
       select t.record_id, t.data as doc, ${score} as score
         from ${sql.table(relation)} t
-       where ${tenantCondition(req, plan)} and t.entity = ${req.target.entity}
+       where ${scan.tenant} and t.entity = ${req.target.entity}
          and t.deleted_at is null and ${where}
       ${fence}
     ) h
@@ -156,12 +155,13 @@ function rankedTextPage(req: BackendSearch, plan: IndexPlan, checked: Sql | null
   const scores = split.text.map((node, i) => sql`${matchedScore(node, row)} as ${sql.id(`s${i}`)}`);
   const names = split.text.map((_, i) => sql.ref(`x.s${i}`));
   const rest = split.rest === null ? sql`0::float8` : matchedScore(split.rest, row);
-  return sql<SearchRow>`${planMark(req, plan)}
+  const scan = tenantScan(req, plan);
+  return sql<SearchRow>`${scan.mark}
     select h.record_id, h.doc, h.score from (
       select x.record_id, x.doc, (${sql.join([...names, sql.ref('x.rest')], sql` + `)})::float8 as score from (
         select t.record_id, t.data as doc, ${sql.join(scores)}, ${rest} as rest
           from ${sql.table(relation)} t
-         where ${tenantCondition(req, plan)} and t.entity = ${req.target.entity}
+         where ${scan.tenant} and t.entity = ${req.target.entity}
            and t.deleted_at is null and ${where}
         offset 0
       ) x

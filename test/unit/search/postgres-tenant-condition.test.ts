@@ -3,15 +3,14 @@
  * requirements keeps it from the indexes (the word GIN is per tenant already) and is marked to be
  * planned once; every other page leaves it to them, planned for its values; both filter on it.
  */
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { parseSearchParams } from '../../../src/search/dsl/parse.js';
 import { compileCheckedSearch, compileSearch } from '../../../src/search/postgres/compile-search.js';
 import { EXACT_ONLY, type IndexPlan } from '../../../src/search/postgres/index-plan.js';
 import { GENERIC_PLAN } from '../../../src/store/plan-marker.js';
 import { target } from '../../conformance/dataset.js';
+import { offlineDb as db } from './postgres-sql.js';
 
-const db = new Kysely<never>({ dialect: { createAdapter: () => new PostgresAdapter(), createDriver: () => new DummyDriver(), createIntrospector: (k) => new PostgresIntrospector(k), createQueryCompiler: () => new PostgresQueryCompiler() } });
 const TENANT = '00000000-0000-0000-0000-000000000007';
 const WORDS: IndexPlan = { lookup: [], text: [], words: [[['name:grace']], [['name:hopper']]] };
 
