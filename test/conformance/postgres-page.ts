@@ -18,14 +18,13 @@ export async function insertConnectorRow(db: Kysely<DB>, connectorType: string):
   return id;
 }
 
-/** Writes `records` as a fresh connector's entity; returns a PageFn searching them (on `searchDb`, by default the same pool). */
-export async function loadPostgres(db: Kysely<DB>, target: SearchTarget, records: readonly { id: string; doc: Record<string, unknown> }[], searchDb: Kysely<DB> = db): Promise<PageFn> {
-  return (await loadPostgresConnector(db, target, records, searchDb)).page;
+/** Writes `records` as a fresh connector's entity; returns a PageFn searching them (on `searchDb`, by default the same pool, with `backend`). */
+export async function loadPostgres(db: Kysely<DB>, target: SearchTarget, records: readonly { id: string; doc: Record<string, unknown> }[], searchDb: Kysely<DB> = db, backend = new PostgresSearchBackend()): Promise<PageFn> {
+  return (await loadPostgresConnector(db, target, records, searchDb, backend)).page;
 }
 
 /** {@link loadPostgres}, with the connector it wrote the records as. */
-export async function loadPostgresConnector(db: Kysely<DB>, target: SearchTarget, records: readonly { id: string; doc: Record<string, unknown> }[], searchDb: Kysely<DB> = db): Promise<{ connectorId: string; page: PageFn }> {
-  const backend = new PostgresSearchBackend();
+export async function loadPostgresConnector(db: Kysely<DB>, target: SearchTarget, records: readonly { id: string; doc: Record<string, unknown> }[], searchDb: Kysely<DB> = db, backend = new PostgresSearchBackend()): Promise<{ connectorId: string; page: PageFn }> {
   const connectorId = await insertConnectorRow(db, target.connectorType);
   await backend.ensureIndex(db, target);
   await upsertPage(db, connectorId, target.entity, withShadows(records.map((r) => ({ id: r.id, data: r.doc })), target.searchable, lookupOf(target)));

@@ -29,7 +29,7 @@ export const RECORDS: Relation = 'records';
 export type SearchRow = { record_id: string; doc: Record<string, unknown> | string; score: number };
 
 /** The trigram pre-filter of a filter: each requirement an `or` of substring conjunctions on `text_lc`. */
-function textPrefilter(reqs: readonly TextRequirement[]): Sql[] {
+export function textPrefilter(reqs: readonly TextRequirement[]): Sql[] {
   const alt = (subs: readonly string[]): Sql => sql`(${sql.join(subs.map((x) => sql`t.text_lc like ${containsPattern(x)}`), sql` and `)})`;
   return reqs.map((r) => sql`(${sql.join(r.map(alt), sql` or `)})`);
 }
@@ -51,7 +51,7 @@ function wordPrefilter(reqs: readonly WordRequirement[], seed: number): Sql[] {
 /** Up to this many text operators, a filter's words are written out in place (compile-filter.ts `wordsOf`). */
 const INLINE_WORDS_MAX = 8;
 
-function rowOf(alias: string, req: BackendSearch, plan: IndexPlan): RowContext {
+export function rowOf(alias: string, req: BackendSearch, plan: IndexPlan): RowContext {
   const inlineWords = req.query.filter === null || countTextNodes(req.query.filter) <= INLINE_WORDS_MAX;
   return { doc: sql.ref(`${alias}.data`), shadow: sql.ref(`${alias}.shadow`), row: { recordId: sql.ref(`${alias}.record_id`), keys: sql.ref(`${alias}.keys`), idField: req.target.idField, lookup: plan.lookup }, inlineWords };
 }
@@ -68,9 +68,17 @@ function prefilters(req: BackendSearch, plan: IndexPlan): Sql[] {
  * indexes may contribute (index-plan.ts); the exact filter still decides every row. The plan is
  * taken as right for the entity's records: see {@link compileCheckedSearch} otherwise.
  */
-export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_ONLY, lookup: lookupOf(req.target) }, relation: Relation = RECORDS): RawBuilder<SearchRow> {
-  return pageOf(req, plan, null, relation);
+export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_ONLY, lookup: lookupOf(req.target) }, relation: Relation = RECORDS, order: PageOrder = 'planned'): RawBuilder<SearchRow> {
+  return pageOf(req, plan, null, relation, order);
 }
+
+/**
+ * How a page meets its order: `planned` leaves it to Postgres (walk an ordered index, or sort the
+ * matches); `matches-first` reads every match after the cursor, then sorts them, whatever the
+ * estimates say: what a like-walk.ts page chooses when the trigram candidates are few. Only for
+ * unranked pages.
+ */
+export type PageOrder = 'planned' | 'matches-first';
 
 /**
  * The page of a plan that assumed complete search text, gated on the entity's state read in the
@@ -80,11 +88,13 @@ export function compileSearch(req: BackendSearch, plan: IndexPlan = { ...EXACT_O
  * instead (a lateral join under the state's row) took about a third of a small entity's ranked
  * `keyword` statement to plan (bench/README.md, session 31).
  */
-export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan, relation: Relation = RECORDS): RawBuilder<SearchRow> {
-  const complete = sql`coalesce((select e.text_complete from entity_state e
-                                  where e.connector_id = ${req.connectorId}::uuid and e.entity = ${req.target.entity}), true)`;
-  return pageOf(req, plan, complete, relation);
+export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan, relation: Relation = RECORDS, order: PageOrder = 'planned'): RawBuilder<SearchRow> {
+  return pageOf(req, plan, textComplete(req), relation, order);
 }
+
+/** Whether the entity's search text is complete, read once per statement (a one-time filter or value). */
+export const textComplete = (req: BackendSearch): Sql => sql`coalesce((select e.text_complete from entity_state e
+                                  where e.connector_id = ${req.connectorId}::uuid and e.entity = ${req.target.entity}), true)`;
 
 /**
  * Whether a page's plan is the same for every tenant and value: ranked by score, with word
@@ -112,23 +122,31 @@ function tenantScan(req: BackendSearch, plan: IndexPlan): { readonly tenant: Sql
 /** The keyset condition after the request's cursor. */
 const pageAfter = (req: BackendSearch): Sql => (req.after === null ? TRUE : keysetAfter(req.query.sort, RANKED, req.after));
 
+/** The same on the scan of records `t`, for an unranked page (no score to compare). */
+export const scanAfter = (req: BackendSearch): Sql => (req.after === null ? TRUE : keysetAfter(req.query.sort, SCANNED, req.after));
+const SCANNED: RankedRow = { doc: sql.ref('t.data'), score: sql`1::float8`, id: sql.ref('t.record_id') };
+
 /** What a page's scan of records `t` requires: the checked search's gate, the plan's index conditions, `filter` exactly. */
 function scanWhere(req: BackendSearch, plan: IndexPlan, checked: Sql | null, filter: FilterNode | null, row: RowContext): Sql {
   return sql.join([...(checked === null ? [] : [checked]), ...prefilters(req, plan), filter === null ? TRUE : compileFilter(filter, row)], sql` and `);
 }
 
 /** `checked`: the condition a checked search gates its rows on (null: none). */
-function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relation: Relation): RawBuilder<SearchRow> {
+function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relation: Relation, order: PageOrder): RawBuilder<SearchRow> {
   const filter = req.query.filter;
   const ranked = req.query.sort.some((k) => k.kind === 'score');
+  if (ranked && order === 'matches-first') throw new Error('a ranked page always reads its matches first');
   const split = ranked && req.query.scored && filter !== null ? textConjuncts(filter) : null;
   if (split !== null && split.text.length > 0) return rankedTextPage(req, plan, checked, relation, split);
   const row = rowOf('t', req, plan);
-  const where = scanWhere(req, plan, checked, filter, row);
+  const first = order === 'matches-first';
+  const matching = scanWhere(req, plan, checked, filter, row);
+  const where = first ? sql`${matching} and ${scanAfter(req)}` : matching;
   const score = req.query.scored && filter !== null ? matchedScore(filter, row) : sql`1::float8`;
   // Ordered by score: every matching row is scored anyway, so score each once (Postgres would
-  // otherwise inline the subquery and evaluate the score for the sort and for the output).
-  const fence = ranked ? sql`offset 0` : sql``;
+  // otherwise inline the subquery and evaluate the score for the sort and for the output). Read
+  // matches first: the fence leaves Postgres no ordered walk to choose.
+  const fence = ranked || first ? sql`offset 0` : sql``;
   const scan = tenantScan(req, plan);
   return sql<SearchRow>`${scan.mark}
     select h.record_id, h.doc, h.score from (
@@ -138,7 +156,7 @@ function pageOf(req: BackendSearch, plan: IndexPlan, checked: Sql | null, relati
          and t.deleted_at is null and ${where}
       ${fence}
     ) h
-    where ${pageAfter(req)}
+    where ${first ? TRUE : pageAfter(req)}
     order by ${orderBy(req.query.sort, RANKED)}
     limit ${req.size}`;
 }

@@ -37,8 +37,8 @@ export interface Tier {
 
 export const EXACT_ONLY: IndexPlan = { lookup: [], text: [], words: [] };
 
-/** Up to this many records, an entity's ranked searches skip the top tier. */
-const SMALL_ENTITY = 5_000;
+/** Up to this many records, an entity's ranked searches skip the top tier, and its `like` pages are not walked (like-walk.ts). */
+export const SMALL_ENTITY = 5_000;
 
 /** Expands the filter's fuzzy terms through the vocabulary, each word with its exact quality. */
 async function expand(db: Db, req: BackendSearch, filter: FilterNode): Promise<Expansions> {

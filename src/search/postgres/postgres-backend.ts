@@ -11,8 +11,10 @@ import { sortValuesOf } from '../reference/order.js';
 import { jsonHit } from '../json-hit.js';
 import { ensureEntityIndexes } from './entity-indexes.js';
 import { lookupOf } from './lookup-index.js';
-import { EXACT_ONLY, planIndexes, type IndexPlan } from './index-plan.js';
-import { compileCheckedSearch, compileSearch, compileTierSearch, type Relation, type SearchRow } from './compile-search.js';
+import { EXACT_ONLY, planIndexes, SMALL_ENTITY, type IndexPlan } from './index-plan.js';
+import { compileCheckedSearch, compileSearch, compileTierSearch, type PageOrder, type Relation, type SearchRow } from './compile-search.js';
+import { compileWalkSearch, type WalkRow } from './compile-walk.js';
+import { nextWalkStep, WALK_POLICY, walksLike, type WalkPolicy, type Walked } from './like-walk.js';
 import { searchState } from '../../store/entity-state-repo.js';
 import { RecordRelations } from '../../store/record-partitions.js';
 import { SmallEntities } from './small-entities.js';
@@ -44,8 +46,12 @@ export class PostgresSearchBackend implements SearchBackend {
   /** Entities whose ranked searches need not read their state first (small-entities.ts). */
   readonly #small = new SmallEntities();
 
-  constructor(limits: Partial<PostgresSearchLimits> = {}) {
+  /** How a `like` page is walked (like-walk.ts); tests shorten the first walk to reach every step on little data. */
+  readonly #walk: WalkPolicy;
+
+  constructor(limits: Partial<PostgresSearchLimits> = {}, walk: WalkPolicy = WALK_POLICY) {
     this.#limits = { timeoutMs: limits.timeoutMs ?? 30_000 };
+    this.#walk = walk;
   }
 
   async ensureIndex(db: Db, target: SearchTarget): Promise<string> {
@@ -85,14 +91,47 @@ export class PostgresSearchBackend implements SearchBackend {
     });
   }
 
-  /** One page by the plan; a plan that assumed complete search text falls back to the exact SQL where it is not. */
+  /**
+   * One page by the plan: walked (like-walk.ts), or as the plan has it. A small entity's `like`
+   * page is not walked: whichever plan Postgres picks, it reads at most its few records.
+   */
   async #page(db: Db, req: BackendSearch, plan: IndexPlan, relation: Relation): Promise<SearchRow[]> {
-    if (plan.assumesText !== true) return this.#run(db, this.#checked(compileSearch(req, plan, relation).compile(db)));
-    const rows = await this.#run(db, this.#checked(compileCheckedSearch(req, plan, relation).compile(db)));
+    const walk = walksLike(req, plan) && !(this.#walk.plannedWhenSmall && this.#small.has(db, req.connectorId, req.target.entity));
+    return walk ? this.#walked(db, req, plan, relation) : this.#planned(db, req, plan, relation, 'planned');
+  }
+
+  /** A plan that assumed complete search text falls back to the exact SQL where it is not. */
+  async #planned(db: Db, req: BackendSearch, plan: IndexPlan, relation: Relation, order: PageOrder): Promise<SearchRow[]> {
+    if (plan.assumesText !== true) return this.#run(db, this.#checked(compileSearch(req, plan, relation, order).compile(db)));
+    const rows = await this.#run(db, this.#checked(compileCheckedSearch(req, plan, relation, order).compile(db)));
     // Rows pass the statement's gate only while the text is complete; an empty page may be a
     // shut gate, and only then is the state read (one round trip, on empty answers alone).
     if (rows.length > 0 || (await searchState(db, req.connectorId, req.target.entity)).textComplete) return rows;
     return this.#run(db, this.#checked(compileSearch(req, EXACT_ONLY, relation).compile(db)));
+  }
+
+  /**
+   * Walks the tenant's records in id order, each walk going on where the last stopped, until the
+   * page fills or reading the trigram candidates left is cheaper (like-walk.ts).
+   */
+  async #walked(db: Db, req: BackendSearch, plan: IndexPlan, relation: Relation): Promise<SearchRow[]> {
+    const found: SearchRow[] = [];
+    let at = req;
+    let seen: Walked = { read: 0, exhausted: false, hits: 0, records: 0 };
+    for (let rows = this.#walk.firstRows; ; ) {
+      const walk = walkOf(await this.#run(db, this.#checked(compileWalkSearch(at, plan, rows, relation).compile(db))), rows);
+      found.push(...walk.matches);
+      const exhausted = walk.last === null && found.length < req.size;
+      seen = { read: seen.read + rows, exhausted, hits: found.length, records: walk.records };
+      // What the first walk learnt of the entity's size spares its next `like` pages the walk while it is small.
+      if (at === req && walk.last !== null) this.#small.saw(db, req.connectorId, req.target.entity, walk.records <= SMALL_ENTITY);
+      if (at === req && exhausted && req.after === null) this.#small.saw(db, req.connectorId, req.target.entity, rows <= SMALL_ENTITY);
+      const step = nextWalkStep(seen, req.size, this.#walk);
+      if (step.kind === 'done' || walk.last === null) return found.slice(0, req.size);
+      at = { ...req, after: [walk.last], size: req.size - found.length };
+      if (step.kind === 'candidates') return [...found, ...(await this.#planned(db, at, plan, relation, 'matches-first'))];
+      rows = step.rows;
+    }
   }
 
   #checked<R>(compiled: CompiledQuery<R>): CompiledQuery<R> {
@@ -119,3 +158,13 @@ export class PostgresSearchBackend implements SearchBackend {
 
 const QUERY_CANCELED = '57014';
 const UNDEFINED_TABLE = '42P01';
+
+/**
+ * What one walk's rows say: its matches, the id of its last record when it read its whole budget
+ * (null: none is left after it, or the page filled first and the statement stopped there), and
+ * the tenant's record count that row carries.
+ */
+function walkOf(rows: readonly WalkRow[], budget: number): { matches: SearchRow[]; last: string | null; records: number } {
+  const last = rows.find((r) => Number(r.n) === budget);
+  return { matches: rows.filter((r): r is SearchRow & WalkRow => r.ok), last: last?.record_id ?? null, records: Number(last?.records ?? 0) };
+}
