@@ -178,26 +178,32 @@ export interface VocabProbe {
 /**
  * The words of the vocabulary each probe may match (a superset: callers score them exactly):
  * words starting with the term (a range of the index), and words of a length within the edit
- * budget that `levenshtein_less_equal` puts within it. Returns, per probe index, its words.
+ * budget that `levenshtein_less_equal` puts within it. Returns, per probe index, its words, and
+ * whether the entity's search text is complete, read in the same statement: a search that
+ * expands its terms needs both, and learns the second without a round trip of its own.
  */
-export async function probeVocabulary(db: Db, connectorId: string, entity: string, probes: readonly VocabProbe[]): Promise<string[][]> {
-  if (probes.length === 0) return [];
-  const { rows } = await sql<{ i: string; word: string }>`
-    select q.i, m.word
-      from unnest(${probes.map((p) => p.path)}::text[], ${probes.map((p) => p.term)}::text[], ${probes.map((p) => p.edits)}::int[]) with ordinality as q(path, term, k, i)
-      cross join lateral (
-        select distinct v.word from search_vocab v
-         where v.connector_id = ${connectorId}::uuid and v.entity = ${entity} and v.path = q.path collate "C"
-           and v.word >= q.term collate "C" and v.word < (q.term || chr(1114111)) collate "C"
-        union
-        select distinct v.word from search_vocab v
-         where q.k > 0 and v.connector_id = ${connectorId}::uuid and v.entity = ${entity} and v.path = q.path collate "C"
-           and length(v.word) between length(q.term) - q.k and length(q.term) + q.k and length(v.word) <= 255 and length(q.term) <= 255
-           and levenshtein_less_equal(q.term, v.word, q.k) <= q.k
-      ) m`.execute(db);
-  const out: string[][] = probes.map(() => []);
-  for (const r of rows) out[Number(r.i) - 1]?.push(r.word);
-  return out;
+export async function probeVocabulary(db: Db, connectorId: string, entity: string, probes: readonly VocabProbe[]): Promise<{ words: string[][]; textComplete: boolean }> {
+  const { rows } = await sql<{ complete: boolean; i: string | null; word: string | null }>`
+    select s.complete, x.i, x.word
+      from (select coalesce((select e.text_complete from entity_state e
+                              where e.connector_id = ${connectorId}::uuid and e.entity = ${entity}), true) as complete) s
+      left join lateral (
+        select q.i, m.word
+          from unnest(${probes.map((p) => p.path)}::text[], ${probes.map((p) => p.term)}::text[], ${probes.map((p) => p.edits)}::int[]) with ordinality as q(path, term, k, i)
+          cross join lateral (
+            select distinct v.word from search_vocab v
+             where v.connector_id = ${connectorId}::uuid and v.entity = ${entity} and v.path = q.path collate "C"
+               and v.word >= q.term collate "C" and v.word < (q.term || chr(1114111)) collate "C"
+            union
+            select distinct v.word from search_vocab v
+             where q.k > 0 and v.connector_id = ${connectorId}::uuid and v.entity = ${entity} and v.path = q.path collate "C"
+               and length(v.word) between length(q.term) - q.k and length(q.term) + q.k and length(v.word) <= 255 and length(q.term) <= 255
+               and levenshtein_less_equal(q.term, v.word, q.k) <= q.k
+          ) m
+      ) x on true`.execute(db);
+  const words: string[][] = probes.map(() => []);
+  for (const r of rows) if (r.i !== null && r.word !== null) words[Number(r.i) - 1]?.push(r.word);
+  return { words, textComplete: rows[0]?.complete ?? true };
 }
 
 /** Drops duplicate vocabulary rows of an entity (writers of several processes add some). */

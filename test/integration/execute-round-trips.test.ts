@@ -76,6 +76,18 @@ describe('round trips of an execute search', () => {
     expect(statements[2]).not.toMatch(/records/);
   });
 
+  it('a fuzzy search on a small entity that finds nothing reads the text state with its expansions: no statement after its page', async () => {
+    const params = { query: { filter: { and: [{ fuzzy: { name: 'grace hoper' } }, { eq: { currency: 'zzz' } }] } } };
+    await statementsOf(id, params);
+    const { status, statements } = await statementsOf(id, params);
+    expect(status).toBe(200);
+    expect(statements, statements.join('\n---\n')).toHaveLength(3);
+    expect(statements[1]).toMatch(/search_vocab/);
+    expect(statements[1]).toMatch(/entity_state/);
+    expect(statements[2]).toMatch(/records__customers/);
+    expect(statements[2]).not.toMatch(/entity_state/);
+  });
+
   it("another organization's connector and an unknown token cost the one statement, and answer 404 and 401", async () => {
     const stranger = await h.token('someone-else');
     const theirs = await statementsOf(id, { query: {} }, stranger);

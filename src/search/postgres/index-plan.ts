@@ -40,26 +40,27 @@ export const EXACT_ONLY: IndexPlan = { lookup: [], text: [], words: [] };
 /** Up to this many records, an entity's ranked searches skip the top tier, and its `like` pages are not walked (like-walk.ts). */
 export const SMALL_ENTITY = 5_000;
 
-/** Expands the filter's fuzzy terms through the vocabulary, each word with its exact quality. */
-async function expand(db: Db, req: BackendSearch, filter: FilterNode): Promise<Expansions> {
+/** Expands the filter's fuzzy terms through the vocabulary, each word with its exact quality; with the entity's text state, read beside them. */
+async function expand(db: Db, req: BackendSearch, filter: FilterNode): Promise<{ found: Expansions; textComplete: boolean }> {
   const terms = fuzzyTerms(filter);
   const probes = terms.map((t) => ({ ...t, edits: autoEdits(t.term) }));
-  const found = await probeVocabulary(db, req.connectorId, req.target.entity, probes);
-  const out = new Map<string, { word: string; quality: number }[]>();
+  const { words, textComplete } = await probeVocabulary(db, req.connectorId, req.target.entity, probes);
+  const found = new Map<string, { word: string; quality: number }[]>();
   terms.forEach((t, i) => {
-    const scored = (found[i] ?? []).map((word) => ({ word, quality: fuzzyTermQuality(t.term, word) })).filter((e) => e.quality > 0);
-    out.set(expansionKey(t), scored);
+    const scored = (words[i] ?? []).map((word) => ({ word, quality: fuzzyTermQuality(t.term, word) })).filter((e) => e.quality > 0);
+    found.set(expansionKey(t), scored);
   });
-  return out;
+  return { found, textComplete };
 }
 
 /**
  * The index plan of a search, and its top tier when it has one. Records written without the
  * search text (an OpenSearch deployment's, rows from before the migrations) hold no keys or
  * words: for an entity holding any, only the exact SQL is right. A search that can have no top
- * tier leaves that check to its own statement (one round trip less); one that may reads the
- * entity's state first, which also says whether the entity is small. `small`: the entities recent
- * reads found small (small-entities.ts); a ranked search of one of them skips that read.
+ * tier reads that state with its fuzzy terms' expansions, or else leaves the check to its own
+ * statement (one round trip less either way); one that may reads the entity's state first, which
+ * also says whether the entity is small. `small`: the entities recent reads found small
+ * (small-entities.ts); a ranked search of one of them skips that read.
  */
 export async function planIndexes(db: Db, req: BackendSearch, small?: SmallEntities): Promise<{ plan: IndexPlan; tier: Tier | null }> {
   const filter = req.query.filter;
@@ -67,14 +68,19 @@ export async function planIndexes(db: Db, req: BackendSearch, small?: SmallEntit
   const lookup = lookupOf(req.target);
   const expansions = async () => (fuzzyTerms(filter).length > 0 ? await expand(db, req, filter) : null);
   const planOf = (found: Expansions | null): IndexPlan => ({ lookup, text: textRequirements(filter), words: wordRequirements(filter, lookup, req.target.idField, found) });
-  // A small entity has no tier: without one, the search's own statement checks the text state.
-  if (!mayHaveTier(req, filter) || small?.has(db, req.connectorId, req.target.entity) === true) return { plan: { ...planOf(await expansions()), assumesText: true }, tier: null };
+  // A small entity has no tier: without one, the text state comes with the expansions, or else
+  // the search's own statement checks it.
+  if (!mayHaveTier(req, filter) || small?.has(db, req.connectorId, req.target.entity) === true) {
+    const expanded = await expansions();
+    if (expanded === null) return { plan: { ...planOf(null), assumesText: true }, tier: null };
+    return { plan: expanded.textComplete ? planOf(expanded.found) : EXACT_ONLY, tier: null };
+  }
   const state = await searchState(db, req.connectorId, req.target.entity);
   // A small entity's matches are scored in one query faster than a tier that may come up short.
   const isSmall = state.records !== null && state.records <= SMALL_ENTITY;
   small?.saw(db, req.connectorId, req.target.entity, isSmall);
   if (!state.textComplete) return { plan: EXACT_ONLY, tier: null };
-  const found = await expansions();
+  const found = (await expansions())?.found ?? null;
   const plan = planOf(found);
   const top = isSmall ? null : topTier(req, filter, found);
   if (top === null) return { plan, tier: null };
