@@ -66,6 +66,15 @@ export async function textComplete(db: Db, connectorId: string, entity: string):
   return (await searchState(db, connectorId, entity)).textComplete;
 }
 
+/**
+ * {@link searchState}'s two answers as SQL values, for a statement that reads them beside its own
+ * work (one round trip less); an entity without a state row counts as complete, of unknown size.
+ */
+export const textCompleteSql = (connectorId: string, entity: string) =>
+  sql<boolean>`coalesce((select e.text_complete from entity_state e where e.connector_id = ${connectorId}::uuid and e.entity = ${entity}), true)`;
+export const recordCountSql = (connectorId: string, entity: string) =>
+  sql<string | null>`(select e.record_count from entity_state e where e.connector_id = ${connectorId}::uuid and e.entity = ${entity})`;
+
 /** What a search plan needs of an entity's state: whether its search text is complete, and its live records (null: unknown). */
 export async function searchState(db: Db, connectorId: string, entity: string): Promise<{ textComplete: boolean; records: number | null }> {
   const row = await db.selectFrom('entity_state').select(['text_complete', 'record_count']).where('connector_id', '=', connectorId).where('entity', '=', entity).executeTakeFirst();

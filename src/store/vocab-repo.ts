@@ -6,6 +6,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './db.js';
 import { distinctOf, pathSeed, scanWords, tenantSeed, type RecordStrings, type VocabEntry, type WordVisitor } from '../search/postgres/word-index.js';
 import { WordSet } from './word-memo.js';
+import { textCompleteSql } from './entity-state-repo.js';
 
 /**
  * Words this process already wrote to the vocabulary, per (connector, entity): a page skips them
@@ -185,8 +186,7 @@ export interface VocabProbe {
 export async function probeVocabulary(db: Db, connectorId: string, entity: string, probes: readonly VocabProbe[]): Promise<{ words: string[][]; textComplete: boolean }> {
   const { rows } = await sql<{ complete: boolean; i: string | null; word: string | null }>`
     select s.complete, x.i, x.word
-      from (select coalesce((select e.text_complete from entity_state e
-                              where e.connector_id = ${connectorId}::uuid and e.entity = ${entity}), true) as complete) s
+      from (select ${textCompleteSql(connectorId, entity)} as complete) s
       left join lateral (
         select q.i, m.word
           from unnest(${probes.map((p) => p.path)}::text[], ${probes.map((p) => p.term)}::text[], ${probes.map((p) => p.edits)}::int[]) with ordinality as q(path, term, k, i)

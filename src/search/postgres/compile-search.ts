@@ -15,6 +15,7 @@ import { lookupOf } from './lookup-index.js';
 import { containsPattern, type TextRequirement } from './text-index.js';
 import { tenantSeed, tokenHash, type WordRequirement } from './word-index.js';
 import { GENERIC_PLAN } from '../../store/plan-marker.js';
+import { textCompleteSql } from '../../store/entity-state-repo.js';
 
 type Sql = RawBuilder<unknown>;
 
@@ -93,8 +94,7 @@ export function compileCheckedSearch(req: BackendSearch, plan: IndexPlan, relati
 }
 
 /** Whether the entity's search text is complete, read once per statement (a one-time filter or value). */
-export const textComplete = (req: BackendSearch): Sql => sql`coalesce((select e.text_complete from entity_state e
-                                  where e.connector_id = ${req.connectorId}::uuid and e.entity = ${req.target.entity}), true)`;
+export const textComplete = (req: BackendSearch): Sql => textCompleteSql(req.connectorId, req.target.entity);
 
 /**
  * Whether a page's plan is the same for every tenant and value: ranked by score, with word

@@ -10,6 +10,7 @@ import type { BackendSearch } from '../backend.js';
 import { compileFilter, TRUE } from './compile-filter.js';
 import { rowOf, scanAfter, textComplete, textPrefilter, type Relation, type SearchRow } from './compile-search.js';
 import type { IndexPlan } from './index-plan.js';
+import { recordCountSql } from '../../store/entity-state-repo.js';
 
 /** A walk's row: a match (`ok`, with its document), or the last record of a whole budget (`n` = budget), or both. */
 export type WalkRow = Omit<SearchRow, 'doc'> & { doc: SearchRow['doc'] | null; ok: boolean; n: string; records: string | null };
@@ -25,8 +26,7 @@ export function compileWalkSearch(req: BackendSearch, plan: IndexPlan, budget: n
   const text = sql.join(textPrefilter(plan.text), sql` and `);
   // Records written without search text (decision 15) are decided by the exact filter alone.
   const pass = plan.assumesText === true ? sql`(not ${textComplete(req)} or ${text})` : text;
-  const records = sql`coalesce((select e.record_count from entity_state e where e.connector_id = ${req.connectorId}::uuid and e.entity = ${req.target.entity}),
-                              (select greatest(c.reltuples, 0)::bigint from pg_class c where c.oid = ${relation}::regclass))`;
+  const records = sql`coalesce(${recordCountSql(req.connectorId, req.target.entity)}, (select greatest(c.reltuples, 0)::bigint from pg_class c where c.oid = ${relation}::regclass))`;
   return sql<WalkRow>`
     select w.record_id, w.doc, 1::float8 as score, w.ok, w.n, ${records} as records from (
       select c.record_id, c.ok, c.doc, row_number() over (order by c.record_id) as n from (

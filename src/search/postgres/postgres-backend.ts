@@ -14,7 +14,7 @@ import { lookupOf } from './lookup-index.js';
 import { EXACT_ONLY, planIndexes, SMALL_ENTITY, type IndexPlan } from './index-plan.js';
 import { compileCheckedSearch, compileSearch, compileTierSearch, type PageOrder, type Relation, type SearchRow } from './compile-search.js';
 import { compileWalkSearch, type WalkRow } from './compile-walk.js';
-import { nextWalkStep, WALK_POLICY, walksLike, type WalkPolicy, type Walked } from './like-walk.js';
+import { nextWalkStep, WALK_POLICY, walksLike, type WalkPolicy } from './like-walk.js';
 import { searchState } from '../../store/entity-state-repo.js';
 import { RecordRelations } from '../../store/record-partitions.js';
 import { SmallEntities } from './small-entities.js';
@@ -117,16 +117,17 @@ export class PostgresSearchBackend implements SearchBackend {
   async #walked(db: Db, req: BackendSearch, plan: IndexPlan, relation: Relation): Promise<SearchRow[]> {
     const found: SearchRow[] = [];
     let at = req;
-    let seen: Walked = { read: 0, exhausted: false, hits: 0, records: 0 };
+    let read = 0;
     for (let rows = this.#walk.firstRows; ; ) {
       const walk = walkOf(await this.#run(db, this.#checked(compileWalkSearch(at, plan, rows, relation).compile(db))), rows);
       found.push(...walk.matches);
+      read += rows;
       const exhausted = walk.last === null && found.length < req.size;
-      seen = { read: seen.read + rows, exhausted, hits: found.length, records: walk.records };
-      // What the first walk learnt of the entity's size spares its next `like` pages the walk while it is small.
-      if (at === req && walk.last !== null) this.#small.saw(db, req.connectorId, req.target.entity, walk.records <= SMALL_ENTITY);
-      if (at === req && exhausted && req.after === null) this.#small.saw(db, req.connectorId, req.target.entity, rows <= SMALL_ENTITY);
-      const step = nextWalkStep(seen, req.size, this.#walk);
+      // What the first walk learnt of the entity's size (its count, or all of it read) spares its
+      // next `like` pages the walk while it is small.
+      const size = walk.last !== null ? walk.records : exhausted && req.after === null ? read : null;
+      if (at === req && size !== null) this.#small.saw(db, req.connectorId, req.target.entity, size <= SMALL_ENTITY);
+      const step = nextWalkStep({ read, exhausted, hits: found.length, records: walk.records }, req.size, this.#walk);
       if (step.kind === 'done' || walk.last === null) return found.slice(0, req.size);
       at = { ...req, after: [walk.last], size: req.size - found.length };
       if (step.kind === 'candidates') return [...found, ...(await this.#planned(db, at, plan, relation, 'matches-first'))];
