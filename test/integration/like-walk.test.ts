@@ -1,5 +1,6 @@
 /**
- * A `like` page of the Postgres backend walks the tenant's records in id order and then walks on
+ * A `like` page of the Postgres backend walks the tenant's records in its order (the id's, or on
+ * a first page a time field's) and then walks on
  * or reads the trigram candidates left, by what its walks found (like-walk.ts): never answering
  * otherwise than the reference evaluator, and choosing the same statements whatever `ANALYZE`'s
  * sample made the planner believe. PROPERTY_SEED=n replays one run.
@@ -26,20 +27,22 @@ const SEED = Number(process.env.PROPERTY_SEED ?? Date.now() % 2 ** 31);
 const DATASETS = 40;
 const QUERIES = 25;
 
-const target: SearchTarget = { connectorType: 'conformance', entity: 'walked', idField: 'id', searchable: { id: 'string', name: 'string', rank: 'int', meta: 'object', tags: 'array' }, lookup: ['name'] };
+const target: SearchTarget = { connectorType: 'conformance', entity: 'walked', idField: 'id', searchable: { id: 'string', name: 'string', rank: 'int', created: 'int', meta: 'object', tags: 'array' }, lookup: ['name'] };
 // Patterns at every density: in most records, in some, in a run of neighbouring ids, in none.
 const WORDS = ['garcia', 'lovelace12', 'lovelace', 'hopper', 'ada', 'zoë', 'straße', 'common'];
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 3 }).map((ws) => ws.join(' '));
 
 /** Every record `t<i>` sorts by its number (ids are zero-padded), and a run of them can share a word. */
 const doc = (i: number, cluster: string) =>
-  fc.record({ name: text.map((t) => (i % 17 < 4 ? `${t} ${cluster}` : t)), rank: fc.integer({ min: 0, max: 3 }), meta: fc.record({ city: text }, { requiredKeys: [] }), tags: fc.array(fc.constantFrom(...WORDS), { maxLength: 2 }) }, { requiredKeys: ['name'] });
+  fc.record({ name: text.map((t) => (i % 17 < 4 ? `${t} ${cluster}` : t)), rank: fc.integer({ min: 0, max: 3 }), created: fc.integer({ min: 0, max: 5 }), meta: fc.record({ city: text }, { requiredKeys: [] }), tags: fc.array(fc.constantFrom(...WORDS), { maxLength: 2 }) }, { requiredKeys: ['name'] });
 
 const pattern = fc.oneof(fc.constantFrom(...WORDS, 'runword').map((w) => `%${w}%`), fc.constantFrom('garcia%', '%lace12', 'ada lovelace%', '%hop_er%', 'GARCIA'));
 const filter = fc.oneof(
   fc.tuple(fc.constantFrom('name', 'meta.city', 'tags'), pattern).map(([p, v]) => ({ like: { [p]: v } })),
   fc.tuple(pattern, fc.integer({ min: 0, max: 3 })).map(([v, r]) => ({ and: [{ like: { name: v } }, { gte: { rank: r } }] })),
 );
+/** In id order, or by a time field (a walked first page, then planned ones): many ties, and records without it. */
+const sort = fc.constantFrom(undefined, [{ created: 'desc' }], [{ created: 'asc' }]);
 /** Short walks and both leanings of the cost ratio, so that small data reaches every step. */
 const policy = fc.record({ firstRows: fc.integer({ min: 1, max: 6 }), plannedWhenSmall: fc.constant(false), rowCost: fc.constantFrom(1, 10), candidateCost: fc.constantFrom(0.1, 1, 10) });
 
@@ -76,7 +79,7 @@ describe('like pages walked, then walked on or read from their candidates', () =
     const data = fc.integer({ min: 5, max: 60 }).chain((n) =>
       fc.tuple(fc.tuple(...Array.from({ length: n }, (_, i) => doc(i, 'runword'))), fc.array(fc.tuple(fc.nat(), fc.boolean()), { maxLength: 10 }), policy),
     );
-    const query = fc.record({ filter, limit: fc.integer({ min: 1, max: 8 }) });
+    const query = fc.record({ filter, sort, limit: fc.integer({ min: 1, max: 8 }) });
     await fc.assert(
       fc.asyncProperty(data, fc.array(query, { minLength: QUERIES, maxLength: QUERIES }), async ([docs, changes, walk], queries) => {
         const connectorId = await insertConnectorRow(db, target.connectorType);
@@ -97,7 +100,7 @@ describe('like pages walked, then walked on or read from their candidates', () =
         }
         const backend = new PostgresSearchBackend({}, walk);
         for (const q of queries) {
-          const params = { query: { filter: q.filter }, limit: q.limit };
+          const params = { query: { filter: q.filter, ...(q.sort === undefined ? {} : { sort: q.sort }) }, limit: q.limit };
           const expected = evaluateSearch(target, parseSearchParams(target, params), [...live.values()]).map((h) => h.id);
           cases++;
           expect(await pages(backend, target, connectorId, params), JSON.stringify({ params, walk })).toEqual(expected);
@@ -135,9 +138,9 @@ describe('like pages walked, then walked on or read from their candidates', () =
     });
 
     /** The statements of one first page: `walk` for each walk, `candidates` for the read of the candidates left. */
-    async function steps(filter: unknown): Promise<string[]> {
+    async function steps(filter: unknown, sort?: unknown): Promise<string[]> {
       statements.length = 0;
-      const query = parseSearchParams(customers, { query: { filter }, limit: 50 });
+      const query = parseSearchParams(customers, { query: { filter, ...(sort === undefined ? {} : { sort }) }, limit: 50 });
       await new PostgresSearchBackend({}, WALKING).search(traced, { target: customers, connectorId, query, after: null, size: 51 });
       return statements.map((c) => c.sql).filter((s) => /records__customers/.test(s)).map((s) => (/row_number\(\) over/.test(s) ? 'walk' : /offset 0/.test(s) ? 'candidates' : 'other'));
     }
@@ -162,6 +165,24 @@ describe('like pages walked, then walked on or read from their candidates', () =
       expect(last.sql).toMatch(/"t"\."record_id" > \$\d+::text collate "C"/);
       const plan = JSON.stringify((await db.executeQuery(CompiledQuery.raw(`explain (format json) ${last.sql}`, [...last.parameters]))).rows);
       expect(plan, plan).toMatch(/records__customers_connector_id_text_lc_idx/);
+    });
+
+    it('a first page sorted by a time field walks its sort index, whatever the statistics', async () => {
+      const sort = [{ created: 'desc' }];
+      const seen: string[][][] = [];
+      for (const target of [1, 1000]) {
+        await sql.raw(`alter table records alter column text_lc set statistics ${target}`).execute(db);
+        await sql`analyze records`.execute(db);
+        seen.push([await steps({ like: { email: '%.com' } }, sort), await steps({ like: { email: 'lovelace12' } }, sort)]);
+      }
+      await sql`alter table records alter column text_lc set statistics -1`.execute(db);
+      expect(seen[0]).toEqual([['walk'], ['walk', 'candidates']]);
+      expect(seen[1]).toEqual(seen[0]);
+      await steps({ like: { email: '%.com' } }, sort);
+      const walk = statements.find((c) => /row_number\(\) over/.test(c.sql))!;
+      const plan = JSON.stringify((await db.executeQuery(CompiledQuery.raw(`explain (format json) ${walk.sql}`, [...walk.parameters]))).rows);
+      expect(plan, plan).toMatch(/records_sort_/);
+      expect(plan, plan).not.toMatch(/"Sort Key": \["\(COALESCE/);
     });
 
     it('with the text incomplete, the walk decides by the exact filter alone', async () => {

@@ -39,20 +39,31 @@ export function fieldParts(doc: Sql, path: FieldPath): FieldParts {
 
 const dirSql = (dir: 'asc' | 'desc'): Sql => (dir === 'asc' ? sql`asc` : sql`desc`);
 
-/** ORDER BY items. */
-export function orderBy(sort: readonly SortKey[], row: RankedRow): Sql {
-  const items: Sql[] = [];
+/** One ORDER BY item: an expression and its direction. */
+export interface OrderItem {
+  readonly expr: Sql;
+  readonly dir: 'asc' | 'desc';
+}
+
+/** The ORDER BY items of a sort, in order: the id, the score, or a field's five sort components. */
+export function orderItems(sort: readonly SortKey[], row: RankedRow): OrderItem[] {
+  const items: OrderItem[] = [];
   for (const key of sort) {
-    if (key.kind === 'id') items.push(sql`${row.id} asc`);
-    else if (key.kind === 'score') items.push(sql`${row.score} desc`);
+    if (key.kind === 'id') items.push({ expr: row.id, dir: 'asc' });
+    else if (key.kind === 'score') items.push({ expr: row.score, dir: 'desc' });
     else {
       const p = fieldParts(row.doc, key.path);
-      const d = dirSql(key.dir);
-      items.push(sql`${p.missing} asc`, sql`${p.rank} ${d}`, sql`${p.num} ${d}`, sql`${p.str} ${d}`, sql`${p.bool} ${d}`);
+      items.push({ expr: p.missing, dir: 'asc' }, ...[p.rank, p.num, p.str, p.bool].map((expr) => ({ expr, dir: key.dir })));
     }
   }
-  return sql.join(items);
+  return items;
 }
+
+/** An ORDER BY list of items. */
+export const orderList = (items: readonly OrderItem[]): Sql => sql.join(items.map((i) => sql`${i.expr} ${dirSql(i.dir)}`));
+
+/** ORDER BY items. */
+export const orderBy = (sort: readonly SortKey[], row: RankedRow): Sql => orderList(orderItems(sort, row));
 
 const RANK: Record<string, number> = { number: 0, string: 1, boolean: 2 };
 

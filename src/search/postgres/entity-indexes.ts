@@ -14,17 +14,9 @@ import type { Db } from '../../store/db.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { DEFAULT_PARTITION, ensureRecordPartition } from '../../store/record-partitions.js';
 import { fieldParts } from './compile-sort.js';
+import { sortIndexFields } from './sort-index-fields.js';
 
-const TIME_FIELD = /^(created|updated|modified)(_at|At|_time|Time|_date|Date)?$/;
-const MAX_SORT_FIELDS = 2;
-
-/** Searchable scalar fields worth a sort index: creation/update times. */
-export function sortIndexFields(target: SearchTarget): string[] {
-  return Object.entries(target.searchable)
-    .filter(([name, type]) => TIME_FIELD.test(name) && (type === 'int' || type === 'number' || type === 'string'))
-    .map(([name]) => name)
-    .slice(0, MAX_SORT_FIELDS);
-}
+export { sortIndexFields } from './sort-index-fields.js';
 
 /** Per partition too: an entity that later leaves the default partition gets its indexes built anew. */
 function indexName(target: SearchTarget, field: string, dir: 'asc' | 'desc', partition: string): string {

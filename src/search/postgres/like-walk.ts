@@ -4,15 +4,17 @@
  * bounds, each a whole record's text), so the same search walks the primary key after one
  * analysis and reads every trigram candidate after the next; at a million records either choice,
  * when wrong, took 370–480 ms (bench/README.md, sessions 31 and 32). Here the page measures
- * instead of guessing: it first walks at most `firstRows` of the tenant's records in id order,
- * which a common pattern's page fills at once. Otherwise the matches found there give the
- * pattern's density, and the cheaper of walking on from there and reading every candidate the
- * trigram index gives after it (then sorting them) is taken, by their measured costs.
+ * instead of guessing: it first walks at most `firstRows` of the tenant's records in the page's
+ * order (the id's, or a time field's sort index on a first page), which a common pattern's page
+ * fills at once. Otherwise the matches found there give the pattern's density, and the cheaper of
+ * walking on from there and reading every candidate the trigram index gives after it (then
+ * sorting them) is taken, by their measured costs.
  * Pure: no client, no SQL execution.
  */
 import type { BackendSearch } from '../backend.js';
 import type { FilterNode } from '../dsl/ast.js';
 import type { IndexPlan } from './index-plan.js';
+import { sortIndexFields } from './sort-index-fields.js';
 
 /** What the walks of a page saw so far: the records read, whether none is left after them, the matches among them, the tenant's records. */
 export interface Walked {
@@ -83,13 +85,25 @@ function keyedConjunct(node: FilterNode, lookup: readonly string[], idField: str
 }
 
 /**
- * Whether a page is walked: unranked and in id order (the primary key walks it, and a cursor is a
- * range of it), with trigram conditions and nothing else an index answers better (words, lookup
- * keys, the id), so the trigram estimate alone would pick its plan.
+ * Whether the page's order can be walked: the id's (the primary key walks it, and a cursor is a
+ * range of it), or a time field's that has a sort index (sort-index-fields.ts), on a first page
+ * only: a cursor in a field's order is no range of that index (its components sort in mixed
+ * directions), so a walk from it would first read every record before it.
+ */
+function walkableOrder(req: BackendSearch): boolean {
+  const [first, second] = req.query.sort;
+  if (req.query.sort.length === 1) return first?.kind === 'id';
+  if (req.query.sort.length !== 2 || first?.kind !== 'field' || second?.kind !== 'id' || req.after !== null) return false;
+  return first.path.sub.length === 0 && sortIndexFields(req.target).includes(first.path.field);
+}
+
+/**
+ * Whether a page is walked: unranked, in a walkable order, with trigram conditions and nothing
+ * else an index answers better (words, lookup keys, the id), so the trigram estimate alone would
+ * pick its plan.
  */
 export function walksLike(req: BackendSearch, plan: IndexPlan): boolean {
   const filter = req.query.filter;
   if (filter === null || req.query.scored || plan.text.length === 0 || plan.words.length > 0) return false;
-  if (req.query.sort.length !== 1 || req.query.sort[0]?.kind !== 'id') return false;
-  return !keyedConjunct(filter, plan.lookup, req.target.idField);
+  return walkableOrder(req) && !keyedConjunct(filter, plan.lookup, req.target.idField);
 }

@@ -6,8 +6,8 @@ import { sql, type CompiledQuery } from 'kysely';
 import { AppError } from '../../errors.js';
 import type { Db } from '../../store/db.js';
 import type { BackendHit, BackendSearch, RejectedChange, SearchBackend } from '../backend.js';
-import type { SearchTarget } from '../dsl/ast.js';
-import { sortValuesOf } from '../reference/order.js';
+import type { SearchTarget, SortKey } from '../dsl/ast.js';
+import { sortable, sortValuesOf } from '../reference/order.js';
 import { jsonHit } from '../json-hit.js';
 import { ensureEntityIndexes } from './entity-indexes.js';
 import { lookupOf } from './lookup-index.js';
@@ -119,7 +119,7 @@ export class PostgresSearchBackend implements SearchBackend {
     let at = req;
     let read = 0;
     for (let rows = this.#walk.firstRows; ; ) {
-      const walk = walkOf(await this.#run(db, this.#checked(compileWalkSearch(at, plan, rows, relation).compile(db))), rows);
+      const walk = walkOf(await this.#run(db, this.#checked(compileWalkSearch(at, plan, rows, relation).compile(db))), rows, req.query.sort);
       found.push(...walk.matches);
       read += rows;
       const exhausted = walk.last === null && found.length < req.size;
@@ -129,7 +129,7 @@ export class PostgresSearchBackend implements SearchBackend {
       if (at === req && size !== null) this.#small.saw(db, req.connectorId, req.target.entity, size <= SMALL_ENTITY);
       const step = nextWalkStep({ read, exhausted, hits: found.length, records: walk.records }, req.size, this.#walk);
       if (step.kind === 'done' || walk.last === null) return found.slice(0, req.size);
-      at = { ...req, after: [walk.last], size: req.size - found.length };
+      at = { ...req, after: walk.last, size: req.size - found.length };
       if (step.kind === 'candidates') return [...found, ...(await this.#planned(db, at, plan, relation, 'matches-first'))];
       rows = step.rows;
     }
@@ -161,11 +161,15 @@ const QUERY_CANCELED = '57014';
 const UNDEFINED_TABLE = '42P01';
 
 /**
- * What one walk's rows say: its matches, the id of its last record when it read its whole budget
- * (null: none is left after it, or the page filled first and the statement stopped there), and
- * the tenant's record count that row carries.
+ * What one walk's rows say: its matches, the sort values of its last record when it read its
+ * whole budget (null: none is left after it, or the page filled first and the statement stopped
+ * there), and the tenant's record count that row carries.
  */
-function walkOf(rows: readonly WalkRow[], budget: number): { matches: SearchRow[]; last: string | null; records: number } {
+function walkOf(rows: readonly WalkRow[], budget: number, sort: readonly SortKey[]): { matches: SearchRow[]; last: unknown[] | null; records: number } {
   const last = rows.find((r) => Number(r.n) === budget);
-  return { matches: rows.filter((r): r is SearchRow & WalkRow => r.ok), last: last?.record_id ?? null, records: Number(last?.records ?? 0) };
+  const matches = rows.filter((r): r is SearchRow & WalkRow => r.ok);
+  if (last === undefined) return { matches, last: null, records: 0 };
+  const valueOf = (v: unknown): unknown => (typeof v === 'string' ? sortable(JSON.parse(v)) : null);
+  const values = sort.map((key, i) => (key.kind === 'id' ? last.record_id : valueOf(last[`v${i}`])));
+  return { matches, last: values, records: Number(last.records ?? 0) };
 }

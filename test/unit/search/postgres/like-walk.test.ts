@@ -12,12 +12,12 @@ import { target } from '../../../conformance/dataset.js';
 const COSTS: WalkPolicy = { firstRows: 1_000, plannedWhenSmall: true, rowCost: 1, candidateCost: 4 };
 const walked = (hits: number, records: number, read = 1_000, exhausted = false) => ({ read, exhausted, hits, records });
 
-function walks(params: { query: Record<string, unknown> }): boolean {
+function walks(params: { query: Record<string, unknown> }, after: readonly unknown[] | null = null): boolean {
   const query = parseSearchParams(target, params);
   const lookup = target.lookup ?? [];
   const filter = query.filter;
   const plan = { lookup, text: filter === null ? [] : textRequirements(filter), words: filter === null ? [] : wordRequirements(filter, lookup, target.idField, null), assumesText: true };
-  return walksLike({ target, connectorId: '00000000-0000-0000-0000-000000000001', query, after: null, size: 11 }, plan);
+  return walksLike({ target, connectorId: '00000000-0000-0000-0000-000000000001', query, after, size: 11 }, plan);
 }
 
 describe('which like pages are walked', () => {
@@ -27,11 +27,22 @@ describe('which like pages are walked', () => {
     expect(walks({ query: { filter: { any: { orders: { like: { note: '%first%' } } } } } })).toBe(true);
   });
 
-  it('not when another index answers better, when sorted by a field, or with no trigram to test', () => {
+  it('a first page sorted by a time field with a sort index, which the walk reads in order', () => {
+    expect(walks({ query: { filter: { like: { name: '%love%' } }, sort: [{ created: 'desc' }] } })).toBe(true);
+    expect(walks({ query: { filter: { like: { name: '%love%' } }, sort: [{ created: 'asc' }] } })).toBe(true);
+  });
+
+  it("not a later page in a field's order: its cursor is no range of the sort index", () => {
+    expect(walks({ query: { filter: { like: { name: '%love%' } }, sort: [{ created: 'desc' }] } }, ['2024-01-01', 'c1'])).toBe(false);
+    expect(walks({ query: { filter: { like: { name: '%love%' } } } }, ['c1'])).toBe(true);
+  });
+
+  it('not when another index answers better, when sorted by a field with no sort index, or with no trigram to test', () => {
     expect(walks({ query: { filter: { and: [{ like: { name: '%love%' } }, { eq: { email: 'ada@example.com' } }] } } })).toBe(false);
     expect(walks({ query: { filter: { and: [{ like: { name: '%love%' } }, { in: { id: ['a', 'b'] } }] } } })).toBe(false);
     expect(walks({ query: { filter: { and: [{ like: { name: '%love%' } }, { eq: { 'address.city': 'London' } }] } } })).toBe(false);
-    expect(walks({ query: { filter: { like: { name: '%love%' } }, sort: [{ created: 'desc' }] } })).toBe(false);
+    expect(walks({ query: { filter: { like: { name: '%love%' } }, sort: [{ age: 'desc' }] } })).toBe(false);
+    expect(walks({ query: { filter: { like: { name: '%love%' } }, sort: [{ created: 'desc' }, { age: 'asc' }] } })).toBe(false);
     expect(walks({ query: { filter: { and: [{ like: { name: '%love%' } }, { keyword: { name: 'ada' } }] } } })).toBe(false);
     expect(walks({ query: { filter: { or: [{ like: { name: '%love%' } }, { like: { email: '%love%' } }] } } })).toBe(false);
     expect(walks({ query: { filter: { like: { name: '%lo%' } } } })).toBe(false);
