@@ -111,8 +111,8 @@ export class PostgresSearchBackend implements SearchBackend {
   }
 
   /**
-   * Walks the tenant's records in id order, each walk going on where the last stopped, until the
-   * page fills or reading the trigram candidates left is cheaper (like-walk.ts).
+   * Walks the tenant's records in the page's order, each walk going on where the last stopped,
+   * until the page fills or reading the trigram candidates left is cheaper (like-walk.ts).
    */
   async #walked(db: Db, req: BackendSearch, plan: IndexPlan, relation: Relation): Promise<SearchRow[]> {
     const found: SearchRow[] = [];
