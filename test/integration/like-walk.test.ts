@@ -185,6 +185,23 @@ describe('like pages walked, then walked on or read from their candidates', () =
       expect(plan, plan).not.toMatch(/"Sort Key": \["\(COALESCE/);
     });
 
+    it("a walk stops reading once its page is full, in id order and in a time field's", async () => {
+      for (const sort of [undefined, [{ created: 'desc' }]]) {
+        await steps({ like: { email: '%.com' } }, sort);
+        const walk = statements.find((c) => /row_number\(\) over/.test(c.sql))!;
+        const [{ 'QUERY PLAN': plan }] = (await db.executeQuery(CompiledQuery.raw(`explain (analyze, format json) ${walk.sql}`, [...walk.parameters]))).rows as [{ 'QUERY PLAN': unknown }];
+        const scans: number[] = [];
+        const visit = (node: { 'Node Type': string; 'Relation Name'?: string; 'Actual Rows': number; Plans?: unknown[] }): void => {
+          if (node['Relation Name'] === 'records__customers') scans.push(node['Actual Rows']);
+          for (const child of node.Plans ?? []) visit(child as typeof node);
+        };
+        visit((plan as [{ Plan: Parameters<typeof visit>[0] }])[0].Plan);
+        // Most emails end so: the page's 51 matches come within the first records of the budget of 200.
+        expect(scans, JSON.stringify(sort)).toHaveLength(1);
+        expect(scans[0], JSON.stringify(sort)).toBeLessThan(WALKING.firstRows);
+      }
+    });
+
     it('with the text incomplete, the walk decides by the exact filter alone', async () => {
       const filter = { like: { email: '%garcia%' } };
       const walker = new PostgresSearchBackend({}, WALKING);

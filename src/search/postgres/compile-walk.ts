@@ -39,7 +39,9 @@ function sortValueColumns(sort: readonly SortKey[]): { readonly name: string; re
 /**
  * `ok` is computed once per row under the budget's LIMIT, and the document is kept only for
  * matches below a fence: the row numbering above would otherwise carry every row's document.
- * The scan orders by the sort's own expressions, so that Postgres walks the index that has them.
+ * The scan orders by the sort's own expressions, so that Postgres walks the index that has them;
+ * every level above keeps that order on the same columns, so the statement stops once the page
+ * is full (ordered by the row number instead, it sorted the whole budget first).
  * The record count falls back to the table's estimate while the tenant's is unknown.
  */
 export function compileWalkSearch(req: BackendSearch, plan: IndexPlan, budget: number, relation: Relation): RawBuilder<WalkRow> {
@@ -70,6 +72,6 @@ export function compileWalkSearch(req: BackendSearch, plan: IndexPlan, budget: n
       ) c
     ) w
     where w.ok or w.n = ${budget}
-    order by w.n
+    order by ${orderOn(order, 'w')}
     limit ${req.size + 1}`;
 }
