@@ -6,7 +6,8 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
-import { ensureEntityIndexes, sortIndexFields } from '../../src/search/postgres/entity-indexes.js';
+import { ensureEntityIndexes } from '../../src/search/postgres/entity-indexes.js';
+import { sortIndexFields } from '../../src/search/postgres/sort-index-fields.js';
 import { compileSearch, PostgresSearchBackend } from '../../src/search/postgres/postgres-backend.js';
 import { catalog, searchableEntities } from '../../src/connectors/catalog/index.js';
 import { searchTarget } from '../../src/search/target.js';

@@ -124,7 +124,8 @@ const pageAfter = (req: BackendSearch): Sql => (req.after === null ? TRUE : keys
 
 /** The same on the scan of records `t`, for an unranked page (no score to compare). */
 export const scanAfter = (req: BackendSearch): Sql => (req.after === null ? TRUE : keysetAfter(req.query.sort, SCANNED, req.after));
-const SCANNED: RankedRow = { doc: sql.ref('t.data'), score: sql`1::float8`, id: sql.ref('t.record_id') };
+/** The scanned record `t` as a sort reads it (an unranked page: no score). */
+export const SCANNED: RankedRow = { doc: sql.ref('t.data'), score: sql`1::float8`, id: sql.ref('t.record_id') };
 
 /** What a page's scan of records `t` requires: the checked search's gate, the plan's index conditions, `filter` exactly. */
 function scanWhere(req: BackendSearch, plan: IndexPlan, checked: Sql | null, filter: FilterNode | null, row: RowContext): Sql {

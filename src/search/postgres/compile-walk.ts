@@ -9,7 +9,7 @@ import { sql, type RawBuilder } from 'kysely';
 import type { BackendSearch } from '../backend.js';
 import type { SortKey } from '../dsl/ast.js';
 import { compileFilter, TRUE, valueAt } from './compile-filter.js';
-import { rowOf, scanAfter, textComplete, textPrefilter, type Relation, type SearchRow } from './compile-search.js';
+import { rowOf, scanAfter, SCANNED, textComplete, textPrefilter, type Relation, type SearchRow } from './compile-search.js';
 import { orderItems, orderList, type OrderItem } from './compile-sort.js';
 import type { IndexPlan } from './index-plan.js';
 import { recordCountSql } from '../../store/entity-state-repo.js';
@@ -20,8 +20,6 @@ import { recordCountSql } from '../../store/entity-state-repo.js';
  * absent), which the last record's carry on to the next walk.
  */
 export type WalkRow = Omit<SearchRow, 'doc'> & { doc: SearchRow['doc'] | null; ok: boolean; n: string; records: string | null } & Record<`v${number}`, unknown>;
-
-const SCANNED = { doc: sql.ref('t.data'), score: sql`1::float8`, id: sql.ref('t.record_id') };
 
 /** The page's order, each item named: the id stays `record_id`, the others are columns `o0`, `o1`, … of the scan. */
 function walkOrder(sort: readonly SortKey[]): (OrderItem & { readonly name: string })[] {
@@ -52,10 +50,11 @@ export function compileWalkSearch(req: BackendSearch, plan: IndexPlan, budget: n
   const pass = plan.assumesText === true ? sql`(not ${textComplete(req)} or ${text})` : text;
   const records = sql`coalesce(${recordCountSql(req.connectorId, req.target.entity)}, (select greatest(c.reltuples, 0)::bigint from pg_class c where c.oid = ${relation}::regclass))`;
   const order = walkOrder(req.query.sort);
-  const extra = [...order.filter((o) => o.name !== 'record_id'), ...sortValueColumns(req.query.sort)];
+  const valueColumns = sortValueColumns(req.query.sort);
+  const extra = [...order.filter((o) => o.name !== 'record_id'), ...valueColumns];
   const scanned = sql.join(extra.map((c) => sql`, ${c.expr} as ${sql.id(c.name)}`), sql``);
   const carried = sql.join(extra.map((c) => sql`, ${sql.ref(`k.${c.name}`)}`), sql``);
-  const values = sql.join(extra.filter((c) => c.name.startsWith('v')).map((c) => sql`, ${sql.ref(`w.${c.name}`)}`), sql``);
+  const values = sql.join(valueColumns.map((c) => sql`, ${sql.ref(`w.${c.name}`)}`), sql``);
   return sql<WalkRow>`
     select w.record_id, w.doc, 1::float8 as score, w.ok, w.n${values}, ${records} as records from (
       select c.*, row_number() over (order by ${orderOn(order, 'c')}) as n from (

@@ -16,8 +16,6 @@ import { DEFAULT_PARTITION, ensureRecordPartition } from '../../store/record-par
 import { fieldParts } from './compile-sort.js';
 import { sortIndexFields } from './sort-index-fields.js';
 
-export { sortIndexFields } from './sort-index-fields.js';
-
 /** Per partition too: an entity that later leaves the default partition gets its indexes built anew. */
 function indexName(target: SearchTarget, field: string, dir: 'asc' | 'desc', partition: string): string {
   const h = createHash('sha1').update(`${partition}/${target.connectorType}/${target.entity}/${field}/${dir}`).digest('hex').slice(0, 10);
