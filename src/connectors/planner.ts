@@ -5,7 +5,7 @@
  */
 export { recordIdOf, withDerivedFields } from './planner/derive.js';
 export { boundSeconds, formatBound, formatTime, readLowerBound, timeSlices } from './planner/incremental.js';
-export { checkPageMeta, firstPageParams, metaAt, nextPageParams, recordsOf, reportedTotal, type FetchedPage } from './planner/paging.js';
+export { checkPageMeta, firstPageParams, metaAt, nextPageParams, recordSpans, recordsOf, reportedTotal, type FetchedPage } from './planner/paging.js';
 export {
   configValues,
   parentDims,

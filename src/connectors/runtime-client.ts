@@ -3,6 +3,7 @@
  * that says whether a retry can help: 429 (with Retry-After) and 5xx/timeouts/resets are
  * retryable; 400/401/403/404 are not and carry the upstream's message.
  */
+import { isUtf8 } from 'node:buffer';
 import http from 'node:http';
 import https from 'node:https';
 import { AppError } from '../errors.js';
@@ -20,6 +21,8 @@ export interface RuntimeCall {
 export interface RuntimePage {
   readonly data: unknown;
   readonly meta: Record<string, unknown>;
+  /** The page's JSON as it came, when it came over the wire as valid UTF-8: records are stored as these bytes (record-spans.ts). */
+  readonly body?: Buffer;
 }
 
 /** What the worker needs from a runtime; the HTTP client is the one implementation. */
@@ -39,6 +42,7 @@ interface RawResponse {
   readonly status: number;
   readonly retryAfter: string | undefined;
   readonly text: string;
+  readonly body: Buffer;
 }
 
 /** Seconds a Retry-After header asks for (capped at an hour); undefined when absent or unreadable, for the caller's backoff to decide. */
@@ -119,7 +123,8 @@ function post(url: URL, body: string, headers: Record<string, string>, agent: ht
       res.on('end', () => {
         settle();
         const retryAfter = res.headers['retry-after'];
-        resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text: Buffer.concat(chunks).toString('utf8') });
+        const bytes = Buffer.concat(chunks);
+        resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text: bytes.toString('utf8'), body: bytes });
       });
     });
     // Whatever error the destroyed request then reports, the call ends as cut.
@@ -160,11 +165,18 @@ export class HttpConnectorRuntime implements ConnectorRuntime {
   }
 
   async execute(call: RuntimeCall, signal?: AbortSignal): Promise<RuntimePage> {
-    return parsePage(await this.executeText(call, signal));
+    const res = await this.respond(call, signal);
+    const page = parsePage(res.text);
+    // Bytes that are not valid UTF-8 were decoded with replacement characters: only the text says what was stored.
+    return isUtf8(res.body) ? { ...page, body: res.body } : page;
   }
 
   /** The body of a successful call as it came, unparsed (errors as {@link execute} throws them). */
   async executeText(call: RuntimeCall, signal?: AbortSignal): Promise<string> {
+    return (await this.respond(call, signal)).text;
+  }
+
+  private async respond(call: RuntimeCall, signal?: AbortSignal): Promise<RawResponse> {
     const headers: Record<string, string> = { 'content-type': 'application/json' };
     if (this.opts.token !== undefined) headers.authorization = `Bearer ${this.opts.token}`;
     const body = JSON.stringify({ connector_type: call.connectorType, credentials: call.credentials, entity: call.entity, action: call.action, params: call.params });
@@ -178,6 +190,6 @@ export class HttpConnectorRuntime implements ConnectorRuntime {
       throw new AppError('upstream_error', `runtime call ${what}`, { retryable: true, detail: (e as Error).message, cause: e });
     }
     if (res.status < 200 || res.status >= 300) throw toError(res);
-    return res.text;
+    return res;
   }
 }

@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
+import { int4ArrayBinary } from './int4-array-binary.js';
 import { indexWords, vocabInsert, type HashedEntry } from './vocab-repo.js';
 import type { RecordStrings } from '../search/postgres/word-index.js';
 
@@ -16,33 +17,54 @@ export interface PageRecord {
   readonly keys?: unknown;
   /** The record's JSON text, when the caller has it (serialized once for hash and payload). */
   readonly json?: string;
+  /** The record's JSON as the runtime sent it (UTF-8), when the page could be cut at it: hashed and stored instead of `json`. */
+  readonly source?: Uint8Array;
   /** Its searchable strings lower-cased (src/search/postgres/text-index.ts); null when not kept. */
   readonly text?: string | null;
   /** Its searchable strings with their paths, whose words it is indexed by (src/search/postgres/word-index.ts); null when not kept. */
   readonly strings?: RecordStrings | null;
 }
 
-/** The content hash of a record: md5 of its JSON text. */
-export function contentHash(json: string): string {
+/** The content hash of a record: md5 of its JSON text (as UTF-8). */
+export function contentHash(json: string | Uint8Array): string {
   return hash('md5', json);
 }
 
 /**
- * The upsert payload: the records' JSON texts as one JSON array, and what each record adds
- * ({id, hash, shadow, keys, text, words}) as another, row i of one beside row i of the other. The
- * second is one `JSON.stringify` call per page: serializing each record's small values apart
- * cost about twice as much, and the first reuses each record's JSON text.
+ * The upsert payload: the records' JSON as one JSON array, and what each record adds ({id, hash,
+ * shadow, keys, text}, and where its words lie in `words`) as another, row i of one beside row i
+ * of the other. The second is one `JSON.stringify` call per page: serializing each record's small
+ * values apart cost about twice as much. The first is bytes in jsonb's binary input format (a
+ * version byte, then the text), sent as they are: a record's source bytes go unchanged, and no
+ * text is encoded again. `words` holds every record's word hashes, one after the other, as a
+ * binary int4[] (int4-array-binary.ts).
  */
 export interface UpsertPayload {
   readonly rows: string;
-  readonly data: string;
+  readonly data: Buffer;
+  readonly words: Buffer;
 }
+
+/** jsonb's binary input: format version 1, then the JSON text. */
+const JSONB_ARRAY_OPEN = Uint8Array.of(1, 0x5b);
+const COMMA = Uint8Array.of(0x2c);
+const ARRAY_CLOSE = Uint8Array.of(0x5d);
 
 /** Builds a page's {@link UpsertPayload}; `words[i]` are record i's word hashes (null: none kept). */
 export function upsertPayload(records: readonly PageRecord[], words: readonly (number[] | null)[]): UpsertPayload {
-  const jsons = records.map((r) => r.json ?? JSON.stringify(r.data));
-  const rows = records.map((r, i) => ({ id: r.id, hash: r.hash ?? contentHash(jsons[i] as string), shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, words: words[i] ?? null }));
-  return { rows: JSON.stringify(rows), data: `[${jsons.join(',')}]` };
+  const jsons = records.map((r) => r.source ?? Buffer.from(r.json ?? JSON.stringify(r.data)));
+  let from = 0;
+  const rows = records.map((r, i) => {
+    const w = words[i] ?? null;
+    // Record i's words are elements w0 + 1 to w0 + wn of `words` (wn null: none kept).
+    const row = { id: r.id, hash: r.hash ?? contentHash(jsons[i] as Uint8Array), shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, w0: from, wn: w?.length ?? null };
+    from += w?.length ?? 0;
+    return row;
+  });
+  const parts: Uint8Array[] = [JSONB_ARRAY_OPEN];
+  jsons.forEach((j, i) => parts.push(...(i === 0 ? [j] : [COMMA, j])));
+  parts.push(ARRAY_CLOSE);
+  return { rows: JSON.stringify(rows), data: Buffer.concat(parts), words: int4ArrayBinary(words.map((w) => w ?? [])) };
 }
 
 /**
@@ -132,9 +154,10 @@ export async function runUpsert(db: Db, connectorId: string, entity: string, ups
       ${vocabInsert(connectorId, entity, upsert.fresh)}
     ), written as (
       insert into records as r (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version)
-      select ${connectorId}::uuid, ${entity}, p.id, d.data, p.shadow, p.keys, p.text, p.words, p.hash, nextval('record_version_seq')
-        from rows from (jsonb_to_recordset(${upsert.payload.rows}::jsonb) as (id text, shadow jsonb, keys jsonb, text text, words int4[], hash text)) with ordinality as p(id, shadow, keys, text, words, hash, n)
+      select ${connectorId}::uuid, ${entity}, p.id, d.data, p.shadow, p.keys, p.text, case when p.wn is not null then w.words[p.w0 + 1 : p.w0 + p.wn] end, p.hash, nextval('record_version_seq')
+        from rows from (jsonb_to_recordset(${upsert.payload.rows}::jsonb) as (id text, shadow jsonb, keys jsonb, text text, w0 int, wn int, hash text)) with ordinality as p(id, shadow, keys, text, w0, wn, hash, n)
         join jsonb_array_elements(${upsert.payload.data}::jsonb) with ordinality as d(data, n) using (n)
+        cross join (select ${upsert.payload.words}::int4[] as words) w
       on conflict (connector_id, entity, record_id) do update
          set data = excluded.data,
              shadow = excluded.shadow,

@@ -121,9 +121,11 @@ class PageWords implements WordVisitor {
     }
     this.hashes[this.count++] = hash;
     const id = this.pathId;
+    // A word met before on this page was settled then. A page repeats more than half its words,
+    // and the page's set is small enough to stay in cache, where the memo's are not.
+    if (!pageSet.add(hash, id, text, start, end)) return;
     if (this.youngSet?.has(hash, id, text, start, end) === true) return;
     if (this.oldSet?.has(hash, id, text, start, end) === true) return put(this.tenant, hash, id, text, start, end);
-    if (!pageSet.add(hash, id, text, start, end)) return;
     this.fresh.push({ hash, pathId: id, path: this.path, word: start === 0 && end === text.length ? text : text.slice(start, end) });
   }
 

@@ -3,7 +3,6 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../errors.js';
 import type { LockTurn } from './batch-writer.js';
 import { searchableShadow } from '../search/doc.js';
-import { isAscii } from '../search/dsl/text.js';
 import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
 import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
@@ -30,12 +29,14 @@ export function dedupeById(records: readonly PageRecord[]): PageRecord[] {
 
 /**
  * Readies records for writing, once per record and before the page's transaction, so it
- * overlaps with the write in flight: the JSON text (feeding both the content hash and the
- * payload) and the hash. Prepared records pass through unchanged.
+ * overlaps with the write in flight: the content hash, of the record's bytes as the runtime sent
+ * them (`source`), or else of its JSON text, serialized here once for both the hash and the
+ * payload. Prepared records pass through unchanged.
  */
 export function prepareRecords(records: readonly PageRecord[]): PageRecord[] {
   return records.map((r) => {
-    if (r.json !== undefined && r.hash !== undefined) return r;
+    if (r.hash !== undefined && (r.json !== undefined || r.source !== undefined)) return r;
+    if (r.source !== undefined) return { ...r, hash: contentHash(r.source) };
     const json = r.json ?? JSON.stringify(r.data);
     return { ...r, json, hash: r.hash ?? contentHash(json) };
   });
@@ -44,8 +45,8 @@ export function prepareRecords(records: readonly PageRecord[]): PageRecord[] {
 /**
  * Adds what only a changed record needs, inside the write (a re-sync of unchanged data pays for
  * none of it): the `keys` of the entity's lookup fields and the (sparse) text shadow of the
- * searchable fields, which the Postgres search backend queries besides the document; a record
- * whose JSON text is all ASCII needs no shadow. With `text`, the search text and strings too,
+ * searchable fields, which the Postgres search backend queries besides the document (only
+ * strings with a non-ASCII character have one). With `text`, the search text and strings too,
  * from the same walk as the shadow.
  */
 export function withShadows(records: readonly PageRecord[], searchable: Readonly<Record<string, unknown>> | undefined, lookup: readonly string[] = [], text = true): PageRecord[] {
@@ -53,10 +54,9 @@ export function withShadows(records: readonly PageRecord[], searchable: Readonly
   return prepareRecords(records).map((r) => {
     const keys = r.keys ?? lookupKeys(lookup, r.data);
     if (searchable === undefined) return { ...r, keys };
-    const ascii = isAscii(r.json as string);
-    const found = text ? recordSearchText(searchable, r.data, !ascii) : null;
-    const shadow = found !== null ? (found.shadow ?? null) : ascii ? null : (searchableShadow(searchable, r.data) ?? null);
-    return { id: r.id, data: r.data, json: r.json, hash: r.hash, keys, shadow, text: found?.text ?? null, strings: found?.strings ?? null };
+    const found = text ? recordSearchText(searchable, r.data, true) : null;
+    const shadow = found !== null ? (found.shadow ?? null) : (searchableShadow(searchable, r.data) ?? null);
+    return { id: r.id, data: r.data, json: r.json, source: r.source, hash: r.hash, keys, shadow, text: found?.text ?? null, strings: found?.strings ?? null };
   });
 }
 

@@ -4,7 +4,7 @@
  */
 import pLimit from 'p-limit';
 import type { EntityDef } from '../connectors/catalog/types.js';
-import { boundSeconds, checkPageMeta, firstPageParams, nextPageParams, readCall, recordsOf, reportedTotal, runtimeParams, withDerivedFields, type Partition } from '../connectors/planner.js';
+import { boundSeconds, checkPageMeta, firstPageParams, nextPageParams, readCall, recordSpans, recordsOf, reportedTotal, runtimeParams, withDerivedFields, type Partition } from '../connectors/planner.js';
 import type { RuntimePage } from '../connectors/runtime-client.js';
 import { AppError, errorLog, isAppError } from '../errors.js';
 import type { Logger } from '../logger.js';
@@ -19,14 +19,21 @@ import { statsKeeper } from '../store/table-stats.js';
 import type { RunContext, SyncDeps } from './run-context.js';
 import type { PartitionClaim, RunProgress } from './run-progress.js';
 
-function toPageRecords(entity: EntityDef, raw: readonly Record<string, unknown>[], log: Logger): PageRecord[] {
+/**
+ * A page's records as the writer takes them. A record the runtime sent as bytes the page can be
+ * cut at, with nothing derived into it, carries those bytes as its JSON (`source`).
+ */
+function toPageRecords(entity: EntityDef, page: RuntimePage | null, raw: readonly Record<string, unknown>[], log: Logger): PageRecord[] {
+  const body = page?.body;
+  const spans = page === null || body === undefined ? null : recordSpans(entity, page.data, body);
   const out: PageRecord[] = [];
-  for (const record of raw) {
+  raw.forEach((record, i) => {
     const data = withDerivedFields(entity, record);
     const id = data[entity.idField];
-    if (typeof id === 'string' || typeof id === 'number') out.push({ id: String(id), data });
+    const span = data === record ? spans?.[i] : undefined;
+    if (typeof id === 'string' || typeof id === 'number') out.push(span === undefined || body === undefined ? { id: String(id), data } : { id: String(id), data, source: body.subarray(span.start, span.end) });
     else log.warn({ idField: entity.idField }, 'record without an id skipped');
-  }
+  });
   return out;
 }
 
@@ -122,7 +129,7 @@ async function readChain(deps: SyncDeps, ctx: RunContext, progress: RunProgress,
     if (++state.pages > cap) throw new AppError('upstream_error', `page cap of ${cap} reached; stopping a runaway sync`);
     const page: RuntimePage | null = await pending;
     const raw: Record<string, unknown>[] = page === null ? [] : recordsOf(ctx.entity, page.data);
-    const records = toPageRecords(ctx.entity, raw, ctx.log);
+    const records = toPageRecords(ctx.entity, page, raw, ctx.log);
     const fingerprint = pageFingerprint(records);
     if (fingerprint !== null && cycle.repeats(fingerprint)) {
       throw new AppError('upstream_error', `paging of ${ctx.entity.name} returned a page it had returned before (at ${JSON.stringify(params).slice(0, 200)}); stopping a runaway sync`);

@@ -3,6 +3,7 @@
  * page's params (or null at the end), in each paging style the catalog names.
  */
 import { AppError } from '../../errors.js';
+import { pageSpans, type Span } from '../record-spans.js';
 import type { EntityDef, PagingSpec, ReadSpec } from '../catalog/types.js';
 import { formatBound } from './incremental.js';
 import type { Partition } from './partitions.js';
@@ -169,6 +170,8 @@ export function nextPageParams(entity: EntityDef, prev: Record<string, unknown>,
  * The records array of a runtime page (`data`, or a nested path for envelope-style results); a
  * `get` read's `data` is the one record.
  */
+const isRecord = (r: unknown): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r);
+
 export function recordsOf(entity: EntityDef, data: unknown): Record<string, unknown>[] {
   if (entity.read?.action === 'get') {
     // null: the record does not exist (the worker turns a get's 404 into that).
@@ -179,5 +182,19 @@ export function recordsOf(entity: EntityDef, data: unknown): Record<string, unkn
   const path = entity.read?.recordsPath;
   const list = path === undefined ? data : metaAt(data, path);
   if (!Array.isArray(list)) throw new AppError('upstream_error', `runtime page of ${entity.name} has no record list`, { retryable: true });
-  return list.filter((r): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r));
+  return list.filter(isRecord);
+}
+
+/**
+ * Where {@link recordsOf}'s records lie in the page's bytes (`body`, the JSON the runtime sent),
+ * in the same order; null when the bytes cannot tell them apart (then each record is serialized
+ * again from its parsed form).
+ */
+export function recordSpans(entity: EntityDef, data: unknown, body: Uint8Array): Span[] | null {
+  if (entity.read?.action === 'get') return isRecord(data) ? pageSpans(body, ['data'], false) : null;
+  const path = entity.read?.recordsPath;
+  const list = path === undefined ? data : metaAt(data, path);
+  if (!Array.isArray(list)) return null;
+  const spans = pageSpans(body, path === undefined ? ['data'] : ['data', ...path.split('.')], true);
+  return spans === null || spans.length !== list.length ? null : spans.filter((_, i) => isRecord(list[i]));
 }

@@ -30,11 +30,18 @@ describe('HttpConnectorRuntime', () => {
 
   it('posts the protocol body with the bearer token and returns data + meta', async () => {
     let sent: unknown;
-    answer = (res, body) => { sent = JSON.parse(body); res.end(JSON.stringify({ data: [{ id: 'a' }], meta: { has_more: false } })); };
+    const text = JSON.stringify({ data: [{ id: 'a' }], meta: { has_more: false } });
+    answer = (res, body) => { sent = JSON.parse(body); res.end(text); };
     const page = await client().execute(call);
-    expect(page).toEqual({ data: [{ id: 'a' }], meta: { has_more: false } });
+    expect(page).toEqual({ data: [{ id: 'a' }], meta: { has_more: false }, body: Buffer.from(text) });
     expect(sent).toEqual({ connector_type: 'payments', credentials: { api_key: 'k' }, entity: 'customers', action: 'list', params: { limit: 10 } });
     expect(lastAuth).toBe('Bearer rt-token');
+  });
+
+  it('keeps no bytes of a page that is not valid UTF-8: records are stored from the decoded text', async () => {
+    answer = (res) => res.end(Buffer.concat([Buffer.from('{"data":[{"id":"a","name":"'), Buffer.from([0xff]), Buffer.from('"}],"meta":{}}')]));
+    const page = await client().execute(call);
+    expect(page).toEqual({ data: [{ id: 'a', name: '\ufffd' }], meta: {} });
   });
 
   it('429 is retryable and carries Retry-After', async () => {

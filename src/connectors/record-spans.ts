@@ -1,0 +1,123 @@
+/**
+ * Where each record of a runtime page lies in the page's bytes: the worker hashes and stores a
+ * record's JSON as the runtime sent it, instead of serializing the parsed record again (which,
+ * with its UTF-8 encoding for the hash and the statement, cost more per record than reading the
+ * page; bench/README.md, session 34). The page has been parsed already, so its bytes are valid
+ * JSON: the scan only tells values apart, it validates nothing.
+ * Pure: bytes in, offsets out.
+ */
+
+/** One value's bytes: `[start, end)`. */
+export interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_OBJECT = 0x7b;
+const CLOSE_OBJECT = 0x7d;
+const OPEN_ARRAY = 0x5b;
+const CLOSE_ARRAY = 0x5d;
+const COMMA = 0x2c;
+
+const isSpace = (c: number | undefined): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+function skipSpace(b: Uint8Array, i: number): number {
+  while (isSpace(b[i])) i++;
+  return i;
+}
+
+/** The end of the string opening at `i`. */
+function stringEnd(b: Uint8Array, i: number): number {
+  for (let at = i + 1; at < b.length; at++) {
+    const c = b[at];
+    if (c === BACKSLASH) at++;
+    else if (c === QUOTE) return at + 1;
+  }
+  return -1;
+}
+
+/** The end of the value starting at `i` (an object, array, string, number or literal); -1 past the bytes. */
+function valueEnd(b: Uint8Array, i: number): number {
+  const first = b[i];
+  if (first === QUOTE) return stringEnd(b, i);
+  if (first !== OPEN_OBJECT && first !== OPEN_ARRAY) {
+    let at = i;
+    while (at < b.length && b[at] !== COMMA && b[at] !== CLOSE_OBJECT && b[at] !== CLOSE_ARRAY && !isSpace(b[at])) at++;
+    return at;
+  }
+  let depth = 0;
+  for (let at = i; at < b.length; at++) {
+    const c = b[at];
+    if (c === QUOTE) {
+      at = stringEnd(b, at) - 1;
+      if (at < 0) return -1;
+    } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
+    else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      if (--depth === 0) return at + 1;
+    }
+  }
+  return -1;
+}
+
+/** What a value is read for: `skip` finds its end; `elements` its elements' spans too (null: it is no array). */
+type Reading = 'skip' | 'elements';
+
+/** The end of the value at `i` and, when asked for, its elements' spans; -1 past the bytes. */
+function readValue(b: Uint8Array, i: number, reading: Reading): { end: number; spans: Span[] | null } {
+  if (reading === 'skip' || b[i] !== OPEN_ARRAY) return { end: valueEnd(b, i), spans: null };
+  const spans: Span[] = [];
+  let at = skipSpace(b, i + 1);
+  while (at < b.length && b[at] !== CLOSE_ARRAY) {
+    const end = valueEnd(b, at);
+    if (end < 0) return { end: -1, spans: null };
+    spans.push({ start: at, end });
+    at = skipSpace(b, end);
+    if (b[at] === COMMA) at = skipSpace(b, at + 1);
+  }
+  return { end: at + 1, spans };
+}
+
+/**
+ * The member `key` of the object at `i`: its span, and its elements' spans when asked for. Null
+ * when the object has none, or when a key is written with an escape (its bytes are not its name;
+ * rare enough to leave to the caller's other path). The last member of that name wins, as it
+ * does for JSON.parse, so every member is read: the one asked for is read once.
+ */
+function member(b: Uint8Array, i: number, key: Uint8Array, reading: Reading): { span: Span; spans: Span[] | null } | null {
+  if (b[i] !== OPEN_OBJECT) return null;
+  let found: { span: Span; spans: Span[] | null } | null = null;
+  let at = skipSpace(b, i + 1);
+  while (b[at] === QUOTE) {
+    const keyEnd = stringEnd(b, at);
+    if (keyEnd < 0 || b.subarray(at + 1, keyEnd - 1).includes(BACKSLASH)) return null;
+    const named = keyEnd - at - 2 === key.length && b.subarray(at + 1, keyEnd - 1).every((c, k) => c === key[k]);
+    const start = skipSpace(b, skipSpace(b, keyEnd) + 1);
+    const value = readValue(b, start, named ? reading : 'skip');
+    if (value.end < 0) return null;
+    if (named) found = { span: { start, end: value.end }, spans: value.spans };
+    at = skipSpace(b, value.end);
+    if (b[at] === COMMA) at = skipSpace(b, at + 1);
+  }
+  return found;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The spans of a page's values at `path` (object keys from the top, e.g. `['data']` or
+ * `['data', 'items']`): of each element when that value is an array (`list`), or of the value
+ * itself. Null when the path is not there, or goes through a key written with an escape.
+ */
+export function pageSpans(body: Uint8Array, path: readonly string[], list: boolean): Span[] | null {
+  let at = skipSpace(body, 0);
+  for (let k = 0; k < path.length; k++) {
+    const last = k === path.length - 1;
+    const found = member(body, at, encoder.encode(path[k] as string), last && list ? 'elements' : 'skip');
+    if (found === null) return null;
+    if (last) return list ? found.spans : [found.span];
+    at = found.span.start;
+  }
+  return list ? readValue(body, at, 'elements').spans : [{ start: at, end: valueEnd(body, at) }];
+}
