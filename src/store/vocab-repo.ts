@@ -108,7 +108,7 @@ class PageWords implements WordVisitor {
       this.path = strings.paths[i] as string;
       const at = this.stateOf(this.path);
       this.pathId = at.id;
-      scanWords(strings.texts[i] as string, at.state, this);
+      scanWords(strings.texts[i] as string, at.state, this, strings.words?.[i]);
     }
     return distinctOf(this.hashes.subarray(0, this.count).sort());
   }

@@ -6,7 +6,8 @@
  * record whose JSON is not all ASCII, its text shadow (doc.ts), from the same walk.
  * Pure: no client, no SQL execution.
  */
-import { stringShadow } from '../doc.js';
+import type { TextShadow } from '../doc.js';
+import { isAscii, textWords } from '../dsl/text.js';
 import { wordGroups, type RecordStrings, type WordGroup } from './word-index.js';
 
 /** A record's search text, its strings with their paths, and (when asked for) its text shadow. */
@@ -90,6 +91,7 @@ interface Walk {
   readonly tree: PathTree;
   readonly paths: string[];
   readonly texts: string[];
+  readonly words: (readonly string[] | null)[];
   /** Build the shadow: the record holds a non-ASCII character somewhere. */
   readonly shadow: boolean;
 }
@@ -102,7 +104,15 @@ function walk(value: unknown, node: PathNode, w: Walk): unknown {
     const lower = value.toLowerCase();
     w.texts.push(lower);
     w.paths.push(node.path);
-    return w.shadow ? stringShadow(value) : undefined;
+    if (isAscii(value)) {
+      w.words.push(null);
+      return undefined;
+    }
+    // Split once, for both the words and the shadow (doc.ts stringShadow: lower-casing twice
+    // changes nothing, so these are the words of `value` too).
+    const words = textWords(lower);
+    w.words.push(words);
+    return w.shadow ? ({ l: lower, w: [...new Set(words)] } satisfies TextShadow) : undefined;
   }
   if (Array.isArray(value)) {
     let items: unknown[] | undefined;
@@ -132,7 +142,7 @@ function walk(value: unknown, node: PathNode, w: Walk): unknown {
  */
 export function recordSearchText(searchable: Readonly<Record<string, unknown>>, data: Record<string, unknown>, shadow = false): SearchText {
   const tree = treeOf(searchable);
-  const w: Walk = { tree, paths: [], texts: [], shadow };
+  const w: Walk = { tree, paths: [], texts: [], words: [], shadow };
   let out: Record<string, unknown> | undefined;
   for (let i = 0; i < tree.fields.length; i++) {
     const field = tree.fields[i] as string;
@@ -140,7 +150,7 @@ export function recordSearchText(searchable: Readonly<Record<string, unknown>>, 
     const sh = walk(data[field], tree.fieldNodes[i] as PathNode, w);
     if (sh !== undefined) (out ??= {})[field] = sh;
   }
-  return { text: w.texts.join('\n'), strings: { paths: w.paths, texts: w.texts }, ...(shadow ? { shadow: out } : {}) };
+  return { text: w.texts.join('\n'), strings: { paths: w.paths, texts: w.texts, words: w.words }, ...(shadow ? { shadow: out } : {}) };
 }
 
 /** `text_lc` of a record. */

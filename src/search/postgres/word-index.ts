@@ -29,6 +29,8 @@ export interface WordGroup {
 export interface RecordStrings {
   readonly paths: readonly string[];
   readonly texts: readonly string[];
+  /** Per string, its words (textWords) when it is not all ASCII, null when it is; absent: each string is tested. */
+  readonly words?: readonly (readonly string[] | null)[];
 }
 
 /** The words of a record's strings, grouped per string (the readable form; the write path scans instead). */
@@ -52,11 +54,12 @@ const isWordCode = (c: number): boolean => (c >= 97 && c <= 122) || (c >= 48 && 
 /**
  * The words {@link splitWords} gives of a lower-cased string, hashed from its path's state `at`,
  * in order. An ASCII string is scanned in place: no word string is built, since most words of a
- * sync are known already and only a new one needs its text.
+ * sync are known already and only a new one needs its text. `words`: the string's words when the
+ * caller split it already (not all ASCII), null when it knows the string is all ASCII.
  */
-export function scanWords(lower: string, at: number, v: WordVisitor): void {
-  if (!isAscii(lower)) {
-    for (const w of textWords(lower)) v.word(wordHash(at, w), w, 0, w.length);
+export function scanWords(lower: string, at: number, v: WordVisitor, words: readonly string[] | null = isAscii(lower) ? null : textWords(lower)): void {
+  if (words !== null) {
+    for (const w of words) v.word(wordHash(at, w), w, 0, w.length);
     return;
   }
   let h = at;

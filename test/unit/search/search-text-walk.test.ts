@@ -7,6 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { searchableShadow } from '../../../src/search/doc.js';
+import { textWords } from '../../../src/search/dsl/text.js';
 import { recordSearchText } from '../../../src/search/postgres/search-text.js';
 import { SEARCHABLE, textRecords } from './text-records.js';
 
@@ -15,18 +16,20 @@ import { SEARCHABLE, textRecords } from './text-records.js';
 const record = textRecords({ chars: ['a', 'Z', '0', ' ', '-', '.', 'é', 'İ', 'Σ', 'ς', '😀', '\u00a0', 'ﬀ'], keys: ['city', 'zip', 'note', '2', '10', 'É'], words: ['ada', 'Ada Lovelace', 'ÀDA'], maxLength: 12 });
 
 /** The plain definition: searchable strings lower-cased, objects' keys sorted, arrays in order. */
-function referenceText(data: Record<string, unknown>): { text: string; paths: string[] } {
+function referenceText(data: Record<string, unknown>): { text: string; paths: string[]; originals: string[] } {
   const texts: string[] = [];
   const paths: string[] = [];
+  const originals: string[] = [];
   const walk = (v: unknown, path: string): void => {
     if (typeof v === 'string') {
       texts.push(v.toLowerCase());
       paths.push(path);
+      originals.push(v);
     } else if (Array.isArray(v)) for (const x of v) walk(x, path);
     else if (typeof v === 'object' && v !== null) for (const k of Object.keys(v).sort()) walk((v as Record<string, unknown>)[k], `${path}.${k}`);
   };
   for (const field of Object.keys(SEARCHABLE)) if (Object.hasOwn(data, field)) walk(data[field], field);
-  return { text: texts.join('\n'), paths };
+  return { text: texts.join('\n'), paths, originals };
 }
 
 describe('the walk of a record for its search text and shadow', () => {
@@ -39,6 +42,8 @@ describe('the walk of a record for its search text and shadow', () => {
           expect(withShadow.text).toBe(ref.text);
           expect(withShadow.strings.paths).toEqual(ref.paths);
           expect(withShadow.shadow).toEqual(searchableShadow(SEARCHABLE, data));
+          // Split once for the shadow and the word index: each non-ASCII string's words, as the reference splits it.
+          expect(withShadow.strings.words).toEqual(withShadow.strings.texts.map((t, i) => (/^[\x00-\x7f]*$/.test(String(ref.originals[i])) ? null : textWords(t))));
           const plain = recordSearchText(SEARCHABLE, data);
           expect(plain.text).toBe(ref.text);
           expect('shadow' in plain).toBe(false);
