@@ -1,8 +1,9 @@
 /**
  * The CPU a record's pure write-path work takes in one process with nothing else around it: the
- * page's JSON parsed as the runtime client parses it, then what the page writer derives before
- * Postgres sees the page (JSON text, content hash, lookup keys, shadow, search text, words and
- * their hashes and vocabulary, the upsert payload). The worker does this and more (HTTP, queue,
+ * page's JSON decoded and parsed as the runtime client does it, then what the page reader and
+ * writer derive before Postgres sees the page (each record's bytes cut from the page, its content
+ * hash, lookup keys, shadow, search text, words and their hashes and vocabulary, the upsert
+ * payload). The worker does this and more (HTTP, queue,
  * SQL round trips, GC): it is the floor the worker's own CPU per record cannot go under with the
  * structures the Postgres backend writes.
  */
@@ -12,17 +13,20 @@ import type { Sandbox } from '../src/sandbox/sandbox.js';
 import { lookupFields } from '../src/search/target.js';
 import { upsertPayload } from '../src/store/records-repo.js';
 import { indexWords, rememberWords } from '../src/store/vocab-repo.js';
-import { withShadows } from '../src/worker/page-writer.js';
+import { prepareRecords, withShadows } from '../src/worker/page-writer.js';
+import { toPageRecords } from '../src/worker/page-records.js';
+import { createLogger } from '../src/logger.js';
 import { bestCpuPerItem } from './lib/cpu-share.js';
 
 const PAGE = 100;
+const logger = createLogger('warn');
 
 /** CPU microseconds per record, per step and in all (the best of `rounds` passes over the first `n` customers). */
 export function writePathCpu(sandbox: Sandbox, n: number, rounds = 3): { total: number; steps: Record<string, number> } {
   const def = getEntityDef(getConnectorDef('payments'), 'customers');
   const ds = sandbox.dataset('payments', 'customers');
-  const bodies: string[] = [];
-  for (let i = 0; i < n; i += PAGE) bodies.push(JSON.stringify({ data: Array.from({ length: Math.min(PAGE, n - i) }, (_, k) => ds.recordAt(i + k)), meta: { next_cursor: `c${i}` } }));
+  const bodies: Buffer[] = [];
+  for (let i = 0; i < n; i += PAGE) bodies.push(Buffer.from(JSON.stringify({ data: Array.from({ length: Math.min(PAGE, n - i) }, (_, k) => ds.recordAt(i + k)), meta: { next_cursor: `c${i}` } })));
   const best: Record<string, number> = { parse: Infinity, derive: Infinity, words: Infinity, payload: Infinity };
   for (let round = 0; round < rounds; round++) {
     const spent: Record<string, number> = { parse: 0, derive: 0, words: 0, payload: 0 };
@@ -34,8 +38,9 @@ export function writePathCpu(sandbox: Sandbox, n: number, rounds = 3): { total: 
       return out;
     };
     for (const body of bodies) {
-      const page = step('parse', () => (JSON.parse(body) as { data: Record<string, unknown>[] }).data);
-      const records = step('derive', () => withShadows(page.map((d) => ({ id: String(d.id), data: d })), def.searchable, lookupFields(def)));
+      const page = step('parse', () => ({ ...(JSON.parse(body.toString()) as { data: Record<string, unknown>[]; meta: Record<string, unknown> }), body }));
+      // As the page's reader and writer do: each record's bytes cut from the page, hashed, derived.
+      const records = step('derive', () => withShadows(prepareRecords(toPageRecords(def, page, page.data, logger)), def.searchable, lookupFields(def)));
       // A tenant per round: every round meets first-seen words as a first sync does, and
       // remembers them page by page as the page writer does once a page commits.
       const tenant = `floor-${round}-${process.pid}`;
@@ -60,24 +65,23 @@ function stringsOf(value: unknown, out: string[]): void {
 
 /**
  * CPU microseconds per record of the least derivation any JavaScript worker writing these
- * structures does, whatever its code: the record serialized once (its content hash and the
- * statement's document), the md5 of that text, every searchable string found and lower-cased
- * (the trigram text), every character of them read once with a running hash (the words), and the
- * text serialized into the statement. No paths, vocabulary, keys or shadows: those cost more on
- * top. Best of `rounds` passes over the first `n` customers, parsed beforehand.
+ * structures does, whatever its code: the md5 of the record's bytes as the runtime sent them
+ * (its content hash; the statement's document is those bytes), every searchable string found and
+ * lower-cased (the trigram text), every character of them read once with a running hash (the
+ * words), and the text serialized into the statement. No paths, vocabulary, keys or shadows:
+ * those cost more on top. Best of `rounds` passes over the first `n` customers, parsed beforehand.
  */
 export function leastDerivationCpu(sandbox: Sandbox, n: number, rounds = 3): number {
   const def = getEntityDef(getConnectorDef('payments'), 'customers');
   const fields = Object.keys(def.searchable ?? {});
   const ds = sandbox.dataset('payments', 'customers');
-  const records = JSON.parse(JSON.stringify(Array.from({ length: n }, (_, i) => ds.recordAt(i)))) as Record<string, unknown>[];
-  return bestCpuPerItem(records, rounds, (r) => {
-    const json = JSON.stringify(r);
+  const records = (JSON.parse(JSON.stringify(Array.from({ length: n }, (_, i) => ds.recordAt(i)))) as Record<string, unknown>[]).map((r) => ({ r, bytes: Buffer.from(JSON.stringify(r)) }));
+  return bestCpuPerItem(records, rounds, ({ r, bytes }) => {
     const strings: string[] = [];
     for (const f of fields) stringsOf(r[f], strings);
     const text = strings.map((x) => x.toLowerCase()).join('\n');
     let h = 0x811c9dc5;
     for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    return `{"hash":"${hash('md5', json)}","text":${JSON.stringify(text)},"w":${h | 0},"data":${json}}`.length;
+    return `{"hash":"${hash('md5', bytes)}","text":${JSON.stringify(text)},"w":${h | 0}}`.length;
   });
 }

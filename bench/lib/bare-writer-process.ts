@@ -12,16 +12,20 @@
  * re-serialized.
  */
 import { getConnectorDef, getEntityDef } from '../../src/connectors/catalog/index.js';
-import { firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams, withDerivedFields } from '../../src/connectors/planner.js';
+import { firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams } from '../../src/connectors/planner.js';
 import { HttpConnectorRuntime } from '../../src/connectors/runtime-client.js';
 import { lookupFields } from '../../src/search/target.js';
 import { createDb } from '../../src/store/db.js';
 import { runUpsert } from '../../src/store/records-repo.js';
 import { rememberWords } from '../../src/store/vocab-repo.js';
 import { changedUpsert } from '../../src/worker/page-writer.js';
+import { toPageRecords } from '../../src/worker/page-records.js';
+import { createLogger } from '../../src/logger.js';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../src/store/db.js';
 import type { EntityDef } from '../../src/connectors/catalog/types.js';
+
+const logger = createLogger('warn');
 
 type Page = { readonly records: Record<string, unknown>[]; readonly meta: Record<string, unknown> };
 type Call = Parameters<HttpConnectorRuntime['execute']>[0];
@@ -32,10 +36,7 @@ function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityD
   return async (call) => {
     const page = await runtime.execute(call);
     const records = recordsOf(entity, page.data);
-    const upsert = changedUpsert(writes, records.map((r) => {
-      const data = withDerivedFields(entity, r);
-      return { id: String(data[entity.idField]), data };
-    }));
+    const upsert = changedUpsert(writes, toPageRecords(entity, page, records, logger));
     const counts = await runUpsert(db, job.connectorId, 'customers', upsert);
     rememberWords(job.connectorId, 'customers', counts.words ?? []);
     return { records, meta: page.meta };

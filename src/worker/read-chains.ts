@@ -15,27 +15,10 @@ import { fetchPage } from './fetch-page.js';
 import { listMissing, type GonePartitions } from './gone-partitions.js';
 import { PageCycleGuard, pageFingerprint } from './page-cycle.js';
 import { prepareRecords, RunNotRunning, writePage } from './page-writer.js';
+import { toPageRecords } from './page-records.js';
 import { statsKeeper } from '../store/table-stats.js';
 import type { RunContext, SyncDeps } from './run-context.js';
 import type { PartitionClaim, RunProgress } from './run-progress.js';
-
-/**
- * A page's records as the writer takes them. A record the runtime sent as bytes the page can be
- * cut at, with nothing derived into it, carries those bytes as its JSON (`source`).
- */
-function toPageRecords(entity: EntityDef, page: RuntimePage | null, raw: readonly Record<string, unknown>[], log: Logger): PageRecord[] {
-  const body = page?.body;
-  const spans = page === null || body === undefined ? null : recordSpans(entity, page.data, body);
-  const out: PageRecord[] = [];
-  raw.forEach((record, i) => {
-    const data = withDerivedFields(entity, record);
-    const id = data[entity.idField];
-    const span = data === record ? spans?.[i] : undefined;
-    if (typeof id === 'string' || typeof id === 'number') out.push(span === undefined || body === undefined ? { id: String(id), data } : { id: String(id), data, source: body.subarray(span.start, span.end) });
-    else log.warn({ idField: entity.idField }, 'record without an id skipped');
-  });
-  return out;
-}
 
 function trackCursor(ctx: RunContext, records: readonly Record<string, unknown>[]): void {
   const inc = ctx.entity.read?.incremental;
