@@ -7,20 +7,10 @@
  */
 import type { SearchTarget } from './dsl/ast.js';
 import { projector, type Projector } from './reference/project.js';
+import { BACKSLASH, CLOSE_ARRAY, CLOSE_OBJECT, COLON, COMMA, isSpace, OPEN_ARRAY, OPEN_OBJECT, QUOTE } from '../json-syntax.js';
 
 /** Projects one document's JSON text to the JSON text of its `data` (as reference/project.ts projects it). */
 export type JsonProjector = (json: string) => string;
-
-const QUOTE = 34;
-const BACKSLASH = 92;
-const OPEN_OBJECT = 123;
-const CLOSE_OBJECT = 125;
-const OPEN_ARRAY = 91;
-const CLOSE_ARRAY = 93;
-const COMMA = 44;
-const COLON = 58;
-
-const isSpace = (c: number): boolean => c === 32 || c === 10 || c === 13 || c === 9;
 
 function skipSpace(s: string, i: number): number {
   while (i < s.length && isSpace(s.charCodeAt(i))) i++;
