@@ -99,18 +99,16 @@ function member(b: Uint8Array, i: number, key: Uint8Array, reading: Reading): { 
 const encoder = new TextEncoder();
 
 /**
- * The spans of a page's values at `path` (object keys from the top, e.g. `['data']` or
- * `['data', 'items']`): of each element when that value is an array (`list`), or of the value
+ * The spans of a page's values at `path` (one or more object keys from the top, e.g. `['data']`
+ * or `['data', 'items']`): of each element when that value is an array (`list`), or of the value
  * itself. Null when the path is not there, or goes through a key written with an escape.
  */
-export function pageSpans(body: Uint8Array, path: readonly string[], list: boolean): Span[] | null {
+export function pageSpans(body: Uint8Array, path: readonly [string, ...string[]], list: boolean): Span[] | null {
   let at = skipSpace(body, 0);
-  for (let k = 0; k < path.length; k++) {
+  for (let k = 0; ; k++) {
     const last = k === path.length - 1;
     const found = member(body, at, encoder.encode(path[k] as string), last && list ? 'elements' : 'skip');
-    if (found === null) return null;
-    if (last) return list ? found.spans : [found.span];
+    if (found === null || last) return found === null ? null : list ? found.spans : [found.span];
     at = found.span.start;
   }
-  return list ? readValue(body, at, 'elements').spans : [{ start: at, end: valueEnd(body, at) }];
 }

@@ -22,8 +22,11 @@ export interface TextShadow {
   readonly w: readonly string[];
 }
 
+/** The shadow of a string that is not all ASCII, from its lower-cased text and its words (textWords). */
+export const shadowOf = (lower: string, words: readonly string[]): TextShadow => ({ l: lower, w: [...new Set(words)] });
+
 /** The shadow of one string: undefined when it is all ASCII (SQL lower-cases and splits those exactly). */
-export const stringShadow = (s: string): TextShadow | undefined => (isAscii(s) ? undefined : { l: s.toLowerCase(), w: [...new Set(textWords(s))] });
+export const stringShadow = (s: string): TextShadow | undefined => (isAscii(s) ? undefined : shadowOf(s.toLowerCase(), textWords(s)));
 
 /**
  * The sparse shadow of a value: strings with non-ASCII characters become {@link TextShadow}s;

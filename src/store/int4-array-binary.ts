@@ -12,12 +12,13 @@ const INT4_OID = 23;
 export function int4ArrayBinary(values: readonly (readonly number[])[]): Buffer {
   let count = 0;
   for (const v of values) count += v.length;
-  if (count === 0) return int32s([0, 0, INT4_OID]);
-  const out = Buffer.allocUnsafe(20 + 8 * count);
+  // Dimensions, no nulls, element type; for one dimension, `count` elements from 1 (an empty
+  // array has no dimension); then each element as its length, 4, and its value.
+  const header = count === 0 ? [0, 0, INT4_OID] : [1, 0, INT4_OID, count, 1];
+  const out = Buffer.allocUnsafe(4 * header.length + 8 * count);
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  // Dimensions, no nulls, element type; one dimension of `count` from 1; then each element as length 4 and value.
-  [1, 0, INT4_OID, count, 1].forEach((x, i) => view.setInt32(4 * i, x));
-  let at = 20;
+  header.forEach((x, i) => view.setInt32(4 * i, x));
+  let at = 4 * header.length;
   for (const v of values) {
     for (let i = 0; i < v.length; i++) {
       view.setInt32(at, 4);
@@ -25,11 +26,5 @@ export function int4ArrayBinary(values: readonly (readonly number[])[]): Buffer 
       at += 8;
     }
   }
-  return out;
-}
-
-function int32s(xs: readonly number[]): Buffer {
-  const out = Buffer.allocUnsafe(4 * xs.length);
-  xs.forEach((x, i) => out.writeInt32BE(x, 4 * i));
   return out;
 }

@@ -62,7 +62,7 @@ export function upsertPayload(records: readonly PageRecord[], words: readonly (n
     return row;
   });
   const parts: Uint8Array[] = [JSONB_ARRAY_OPEN];
-  jsons.forEach((j, i) => parts.push(...(i === 0 ? [j] : [COMMA, j])));
+  jsons.forEach((j, i) => (i === 0 ? parts.push(j) : parts.push(COMMA, j)));
   parts.push(ARRAY_CLOSE);
   return { rows: JSON.stringify(rows), data: Buffer.concat(parts), words: int4ArrayBinary(words.map((w) => w ?? [])) };
 }

@@ -3,12 +3,9 @@
  * run's batch writer, up to `partitionConcurrency` chains at once.
  */
 import pLimit from 'p-limit';
-import type { EntityDef } from '../connectors/catalog/types.js';
-import { boundSeconds, checkPageMeta, firstPageParams, nextPageParams, readCall, recordSpans, recordsOf, reportedTotal, runtimeParams, withDerivedFields, type Partition } from '../connectors/planner.js';
+import { boundSeconds, checkPageMeta, firstPageParams, nextPageParams, readCall, recordsOf, reportedTotal, runtimeParams, type Partition } from '../connectors/planner.js';
 import type { RuntimePage } from '../connectors/runtime-client.js';
 import { AppError, errorLog, isAppError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import type { PageRecord } from '../store/records-repo.js';
 import type { RunCheckpoint } from '../store/schema.js';
 import { BatchWriter } from './batch-writer.js';
 import { fetchPage } from './fetch-page.js';

@@ -166,12 +166,18 @@ export function nextPageParams(entity: EntityDef, prev: Record<string, unknown>,
   return { ...prev, [param]: s.next };
 }
 
+const isRecord = (r: unknown): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r);
+
+/** Where a list read's records lie in the runtime's `data`, and that value (an array when the page is whole). */
+function recordList(entity: EntityDef, data: unknown): { readonly path: readonly string[]; readonly list: unknown } {
+  const path = entity.read?.recordsPath;
+  return path === undefined ? { path: [], list: data } : { path: path.split('.'), list: metaAt(data, path) };
+}
+
 /**
  * The records array of a runtime page (`data`, or a nested path for envelope-style results); a
  * `get` read's `data` is the one record.
  */
-const isRecord = (r: unknown): r is Record<string, unknown> => typeof r === 'object' && r !== null && !Array.isArray(r);
-
 export function recordsOf(entity: EntityDef, data: unknown): Record<string, unknown>[] {
   if (entity.read?.action === 'get') {
     // null: the record does not exist (the worker turns a get's 404 into that).
@@ -179,8 +185,7 @@ export function recordsOf(entity: EntityDef, data: unknown): Record<string, unkn
     if (typeof data === 'object' && !Array.isArray(data)) return [data as Record<string, unknown>];
     throw new AppError('upstream_error', `runtime answer to ${entity.name} get is not a record`, { retryable: true });
   }
-  const path = entity.read?.recordsPath;
-  const list = path === undefined ? data : metaAt(data, path);
+  const { list } = recordList(entity, data);
   if (!Array.isArray(list)) throw new AppError('upstream_error', `runtime page of ${entity.name} has no record list`, { retryable: true });
   return list.filter(isRecord);
 }
@@ -192,9 +197,8 @@ export function recordsOf(entity: EntityDef, data: unknown): Record<string, unkn
  */
 export function recordSpans(entity: EntityDef, data: unknown, body: Uint8Array): Span[] | null {
   if (entity.read?.action === 'get') return isRecord(data) ? pageSpans(body, ['data'], false) : null;
-  const path = entity.read?.recordsPath;
-  const list = path === undefined ? data : metaAt(data, path);
+  const { path, list } = recordList(entity, data);
   if (!Array.isArray(list)) return null;
-  const spans = pageSpans(body, path === undefined ? ['data'] : ['data', ...path.split('.')], true);
+  const spans = pageSpans(body, ['data', ...path], true);
   return spans === null || spans.length !== list.length ? null : spans.filter((_, i) => isRecord(list[i]));
 }

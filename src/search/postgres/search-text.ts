@@ -6,7 +6,7 @@
  * record whose JSON is not all ASCII, its text shadow (doc.ts), from the same walk.
  * Pure: no client, no SQL execution.
  */
-import type { TextShadow } from '../doc.js';
+import { shadowOf } from '../doc.js';
 import { isAscii, textWords } from '../dsl/text.js';
 import { wordGroups, type RecordStrings, type WordGroup } from './word-index.js';
 
@@ -112,7 +112,7 @@ function walk(value: unknown, node: PathNode, w: Walk): unknown {
     // changes nothing, so these are the words of `value` too).
     const words = textWords(lower);
     w.words.push(words);
-    return w.shadow ? ({ l: lower, w: [...new Set(words)] } satisfies TextShadow) : undefined;
+    return w.shadow ? shadowOf(lower, words) : undefined;
   }
   if (Array.isArray(value)) {
     let items: unknown[] | undefined;
