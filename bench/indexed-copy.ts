@@ -34,7 +34,7 @@ export async function indexedCopySeconds(sandbox: Sandbox, n: number): Promise<n
     const partition = await ensureRecordPartition(db, 'customers');
     const records = withShadows(Array.from({ length: n }, (_, i) => ({ id: String(ds.recordAt(i).id), data: ds.recordAt(i) as Record<string, unknown> })), def.searchable, lookupFields(def));
     const indexed = indexWords(bench.connectorId, 'customers', records);
-    const lines = records.map((r, i) => `${bench.connectorId}\tcustomers\t${text(r.id)}\t${text(r.json as string)}\t${nullable(r.shadow)}\t${nullable(r.keys)}\t${nullable(r.text)}\t{${(indexed.words[i] ?? []).join(',')}}\t${r.hash}\t${i + 1}\n`);
+    const lines = records.map((r, i) => `${bench.connectorId}\tcustomers\t${text(r.id)}\t${text(r.json as string)}\t${nullable(r.shadow)}\t${nullable(r.keys)}\t${nullable(r.text)}\t{${(indexed.words.of(i) ?? []).join(',')}}\t${r.hash}\t${i + 1}\n`);
     const vocab = indexed.fresh.map((e) => `${bench.connectorId}\tcustomers\t${text(e.path)}\t${text(e.word)}\n`);
     await client.connect();
     // The entity's partition: its columns, defaults, storage and every index (its sort indexes

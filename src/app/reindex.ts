@@ -72,7 +72,7 @@ async function recomputeShadows(db: Kysely<DB>, connectorId: string, target: Sea
       // The page writer's own function: a reindex derives exactly what a sync would have written.
       const recomputed = withShadows(rows.map((r) => ({ id: r.record_id, data: r.data })), target.searchable, lookupOf(target));
       const indexed = indexWords(connectorId, target.entity, recomputed);
-      updated += await writeShadows(tx, connectorId, target.entity, recomputed, indexed.words);
+      updated += await writeShadows(tx, connectorId, target.entity, recomputed, recomputed.map((_, i) => indexed.words.of(i)));
       await insertWords(tx, connectorId, target.entity, indexed.fresh);
       committed = () => rememberWords(connectorId, target.entity, indexed.fresh);
       return rows;

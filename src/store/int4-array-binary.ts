@@ -8,10 +8,9 @@
 /** The element type of int4[]: array_recv refuses any other. */
 const INT4_OID = 23;
 
-/** `values` as a one-dimensional int4[] (lower bound 1); an empty list is the empty array. */
-export function int4ArrayBinary(values: readonly (readonly number[])[]): Buffer {
-  let count = 0;
-  for (const v of values) count += v.length;
+/** `values` as a one-dimensional int4[] (lower bound 1); no values: the empty array. */
+export function int4ArrayBinary(values: ArrayLike<number>): Buffer {
+  const count = values.length;
   // Dimensions, no nulls, element type; for one dimension, `count` elements from 1 (an empty
   // array has no dimension); then each element as its length, 4, and its value.
   const header = count === 0 ? [0, 0, INT4_OID] : [1, 0, INT4_OID, count, 1];
@@ -19,12 +18,10 @@ export function int4ArrayBinary(values: readonly (readonly number[])[]): Buffer 
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   header.forEach((x, i) => view.setInt32(4 * i, x));
   let at = 4 * header.length;
-  for (const v of values) {
-    for (let i = 0; i < v.length; i++) {
-      view.setInt32(at, 4);
-      view.setInt32(at + 4, v[i] as number);
-      at += 8;
-    }
+  for (let i = 0; i < count; i++) {
+    view.setInt32(at, 4);
+    view.setInt32(at + 4, values[i] as number);
+    at += 8;
   }
   return out;
 }

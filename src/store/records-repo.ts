@@ -2,7 +2,7 @@ import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import { int4ArrayBinary } from './int4-array-binary.js';
-import { indexWords, vocabInsert, type HashedEntry } from './vocab-repo.js';
+import { indexWords, vocabInsert, type HashedEntry, type PageWordHashes } from './vocab-repo.js';
 import type { RecordStrings } from '../search/postgres/word-index.js';
 
 /** One record of a page, keyed by its id in the entity's id field. */
@@ -51,20 +51,14 @@ const COMMA = Uint8Array.of(0x2c);
 const ARRAY_CLOSE = Uint8Array.of(0x5d);
 
 /** Builds a page's {@link UpsertPayload}; `words[i]` are record i's word hashes (null: none kept). */
-export function upsertPayload(records: readonly PageRecord[], words: readonly (number[] | null)[]): UpsertPayload {
+export function upsertPayload(records: readonly PageRecord[], words: PageWordHashes): UpsertPayload {
   const jsons = records.map((r) => r.source ?? Buffer.from(r.json ?? JSON.stringify(r.data)));
-  let from = 0;
-  const rows = records.map((r, i) => {
-    const w = words[i] ?? null;
-    // Record i's words are elements w0 + 1 to w0 + wn of `words` (wn null: none kept).
-    const row = { id: r.id, hash: r.hash ?? contentHash(jsons[i] as Uint8Array), shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, w0: from, wn: w?.length ?? null };
-    from += w?.length ?? 0;
-    return row;
-  });
+  // Record i's words are elements w0 + 1 to w0 + wn of `words` (wn null: none kept).
+  const rows = records.map((r, i) => ({ id: r.id, hash: r.hash ?? contentHash(jsons[i] as Uint8Array), shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, w0: Math.max(words.start(i), 0), wn: words.start(i) < 0 ? null : words.count(i) }));
   const parts: Uint8Array[] = [JSONB_ARRAY_OPEN];
   jsons.forEach((j, i) => (i === 0 ? parts.push(j) : parts.push(COMMA, j)));
   parts.push(ARRAY_CLOSE);
-  return { rows: JSON.stringify(rows), data: Buffer.concat(parts), words: int4ArrayBinary(words.map((w) => w ?? [])) };
+  return { rows: JSON.stringify(rows), data: Buffer.concat(parts), words: int4ArrayBinary(words.hashes) };
 }
 
 /**

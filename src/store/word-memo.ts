@@ -59,6 +59,17 @@ export class WordSet {
     return true;
   }
 
+  /**
+   * Reads what a lookup of `hash` will read first (its first slot, and the first character of
+   * the word there) and returns it, for the caller to keep. Touching a batch of words first lets
+   * the CPU wait for their cache misses together; the lookups after it find their memory cached.
+   */
+  touch(hash: number): number {
+    // No branch: a branch on a value still in flight would make the CPU wait for it.
+    const at = (Math.imul(hash, 0x9e3779b1) >>> this.shift) * SLOT;
+    return (this.slots[at] as number) + (this.chars[this.slots[at + 2] as number] as number);
+  }
+
   /** Empties the set, keeping its arrays (a per-page scratch set). */
   clear(): void {
     this.slots.fill(0);

@@ -96,11 +96,16 @@ export function distinctSorted(hashes: readonly number[]): number[] {
   return distinctOf(new Int32Array(hashes).sort());
 }
 
-/** The values of a sorted array, each once. */
+/** The values of a sorted array, each once (the array is reordered: see distinctInPlace). */
 export function distinctOf(sorted: Int32Array): number[] {
-  const out: number[] = [];
-  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[i - 1]) out.push(sorted[i] as number);
-  return out;
+  return Array.from(sorted.subarray(0, distinctInPlace(sorted)));
+}
+
+/** Moves a sorted array's values, each once, to its front; returns how many there are. */
+export function distinctInPlace(sorted: Int32Array): number {
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (i === 0 || sorted[i] !== sorted[n - 1]) sorted[n++] = sorted[i] as number;
+  return n;
 }
 
 /**

@@ -38,7 +38,7 @@ describe('the scanned words of a record', () => {
         const indexed = indexWords(tenant, 'customers', page.map((data) => ({ strings: recordSearchText(SEARCHABLE, data).strings })));
         page.forEach((data, i) => {
           const expected = [...new Set(referenceTokens(data).map((t) => tokenHash(seed, t)))].sort((a, b) => a - b);
-          expect(indexed.words[i]).toEqual(expected);
+          expect(indexed.words.of(i)).toEqual(expected);
         });
         const all = [...new Set(page.flatMap(referenceTokens))].sort();
         expect(indexed.fresh.map((e) => `${e.path}:${e.word}`).sort()).toEqual(all);
@@ -57,9 +57,9 @@ describe('the scanned words of a record', () => {
     expect(strings.paths.slice(-2)).toEqual(['metadata.k9998', 'metadata.k9999']);
     const seed = tenantSeed('scan-wide', 'customers');
     const expected = [...new Set(referenceTokens(data).map((t) => tokenHash(seed, t)))].sort((a, b) => a - b);
-    expect(indexWords('scan-wide', 'customers', [{ strings }]).words[0]).toEqual(expected);
+    expect(indexWords('scan-wide', 'customers', [{ strings }]).words.of(0)).toEqual(expected);
     // Again, with the trees and states full: the same answer.
-    expect(indexWords('scan-wide', 'customers', [{ strings: recordSearchText(SEARCHABLE, data).strings }]).words[0]).toEqual(expected);
+    expect(indexWords('scan-wide', 'customers', [{ strings: recordSearchText(SEARCHABLE, data).strings }]).words.of(0)).toEqual(expected);
   });
 
   it('the search text is every searchable string lower-cased, one per line, object keys in sorted order', () => {

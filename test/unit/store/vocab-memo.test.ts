@@ -10,16 +10,24 @@ describe('the written-words memo of the vocabulary', () => {
   it('hashes as hashWords does, reports each unwritten word once per page, and skips words written before', () => {
     const page = [record('Ada Lovelace', ['ada']), record('ada hopper')];
     const first = indexWords('m1', 'customers', page);
-    expect(first.words).toEqual(page.map((r) => hashWords(tenantSeed('m1', 'customers'), wordGroups(r.strings))));
+    expect(page.map((_, i) => first.words.of(i))).toEqual(page.map((r) => hashWords(tenantSeed('m1', 'customers'), wordGroups(r.strings))));
     expect(first.fresh.map((e) => `${e.path}:${e.word}`).sort()).toEqual(['name:ada', 'name:hopper', 'name:lovelace', 'tags:ada']);
     // Not remembered (the page rolled back): the next page reports them again.
     expect(indexWords('m1', 'customers', page).fresh).toHaveLength(4);
     rememberWords('m1', 'customers', first.fresh);
     const next = indexWords('m1', 'customers', [record('Ada Turing', ['ada'])]);
     expect(next.fresh.map((e) => `${e.path}:${e.word}`)).toEqual(['name:turing']);
-    expect(next.words[0]).toEqual(hashWords(tenantSeed('m1', 'customers'), wordGroups(record('Ada Turing', ['ada']).strings)));
+    expect(next.words.of(0)).toEqual(hashWords(tenantSeed('m1', 'customers'), wordGroups(record('Ada Turing', ['ada']).strings)));
     // Another tenant's words are its own.
     expect(indexWords('m2', 'customers', [record('ada')]).fresh).toHaveLength(1);
+  });
+
+  it('lays a page\'s words out record after record: a record without strings has no column, one without words an empty one', () => {
+    const page = [record('Ada Lovelace ada'), { strings: null }, record(''), record('hopper ada')];
+    const { words } = indexWords('m7', 'customers', page);
+    expect([0, 1, 2, 3].map((i) => words.of(i))).toEqual([hashWords(tenantSeed('m7', 'customers'), wordGroups(page[0]!.strings!)), null, [], hashWords(tenantSeed('m7', 'customers'), wordGroups(page[3]!.strings!))]);
+    expect(words.hashes).toHaveLength(4);
+    expect([words.start(0), words.count(0), words.start(3), words.count(3)]).toEqual([0, 2, 2, 2]);
   });
 
   it('stays bounded, and keeps the words a sync keeps meeting when it drops old ones', () => {
@@ -57,7 +65,7 @@ describe('the memo keyed by hash', () => {
     const second = indexWords('m4', 'customers', [record(b)]);
     expect(second.fresh.map((e) => e.word)).toEqual([b]);
     // Both hash alike in `words`: the index is only a pre-filter, the exact predicate decides.
-    expect(second.words[0]).toEqual(indexWords('m4', 'customers', [record(a)]).words[0]);
+    expect(second.words.of(0)).toEqual(indexWords('m4', 'customers', [record(a)]).words.of(0));
     // Within one page too.
     expect(indexWords('m5', 'customers', [record(a), record(b)]).fresh.map((e) => e.word).sort()).toEqual([a, b].sort());
   });
