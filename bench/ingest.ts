@@ -88,7 +88,7 @@ function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: nu
     ...(bare === null ? [] : [
       figure('bare writer: fetch, parse, derive, upsert, one page at a time, nothing else', bare.derive.perRecord, `${round(bare.derive.system, 1)} of it system; the least CPU a worker writing these structures uses here, ${bare.derive.records} records`),
       figure('forward floor: fetch, parse, pass the page text on to Postgres, nothing derived', bare.forward.perRecord, `${round(bare.forward.system, 1)} of it system; the least CPU any worker that parses records in JavaScript uses here, whatever it derives`),
-      figure('least derivation: JSON text, md5, strings lower-cased, one pass over their characters, text serialized', least, 'in process, best of 3: what any JavaScript worker writing the text and word structures does besides reading the page'),
+      figure('least derivation: JSON text, sha1, strings lower-cased, one pass over their characters, text serialized', least, 'in process, best of 3: what any JavaScript worker writing the text and word structures does besides reading the page'),
       { ...figure('forward floor + least derivation', bare.forward.perRecord + least, 'the least CPU per record a worker writing these structures can use on this machine'), target: 'the limit under the worker figure', pass: null },
     ]),
   ];

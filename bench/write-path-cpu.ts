@@ -65,7 +65,7 @@ function stringsOf(value: unknown, out: string[]): void {
 
 /**
  * CPU microseconds per record of the least derivation any JavaScript worker writing these
- * structures does, whatever its code: the md5 of the record's bytes as the runtime sent them
+ * structures does, whatever its code: the sha1 of the record's bytes as the runtime sent them
  * (its content hash; the statement's document is those bytes), every searchable string found and
  * lower-cased (the trigram text), every character of them read once with a running hash (the
  * words), and the text serialized into the statement. No paths, vocabulary, keys or shadows:
@@ -82,6 +82,6 @@ export function leastDerivationCpu(sandbox: Sandbox, n: number, rounds = 3): num
     const text = strings.map((x) => x.toLowerCase()).join('\n');
     let h = 0x811c9dc5;
     for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    return `{"hash":"${hash('md5', bytes)}","text":${JSON.stringify(text)},"w":${h | 0}}`.length;
+    return `{"hash":"${hash('sha1', bytes)}","text":${JSON.stringify(text)},"w":${h | 0}}`.length;
   });
 }

@@ -8,7 +8,7 @@ import type { DB } from '../store/db.js';
 import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
 import { recordSearchText } from '../search/postgres/search-text.js';
 import { rememberWords } from '../store/vocab-repo.js';
-import { awaitWrite, contentHash, liveHashes, lockEntity, prepareUpsert, runUpsert, type PageRecord, type PreparedUpsert } from '../store/records-repo.js';
+import { awaitWrite, contentHash, liveHashes, lockEntity, prepareUpsert, runUpsert, storedHashMatches, type PageRecord, type PreparedUpsert } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
 
@@ -107,7 +107,7 @@ export async function writePage(
     // Unchanged records skip the shadow and the upsert: a re-sync of unchanged data is reads only.
     // A full run's seen-set gains the page's ids in the same round trip.
     const stored = await liveHashes(tx, run.connectorId, run.entity, unique.map((r) => r.id), run.mode === 'full' ? run.id : null);
-    const changed = unique.filter((r) => stored.get(r.id) !== r.hash);
+    const changed = unique.filter((r) => !storedHashMatches(stored.get(r.id), r));
     // Not live before (new, or tombstoned): live after this write. Ids are unique within the write,
     // and no other write of the entity touches them meanwhile (entity lock, disjoint overlaps).
     const becameLive = changed.reduce((n, r) => n + (stored.has(r.id) ? 0 : 1), 0);

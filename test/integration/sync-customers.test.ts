@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countLive } from '../../src/store/records-repo.js';
 import { requestSync } from '../../src/worker/request-sync.js';
@@ -38,6 +39,24 @@ describe('sync of payments customers from the sandbox (Postgres queue backend)',
     expect([Number(final.inserted), Number(final.updated), Number(final.deleted), Number(final.unchanged)]).toEqual([0, 0, 0, 2500]);
     const after = await h.deps.db.selectFrom('records').select(['record_id', 'version', 'updated_at']).where('connector_id', '=', connectorId).orderBy('record_id').execute();
     expect(after).toEqual(before);
+  });
+
+  it('records stored with an md5 content hash (before session 35) are not rewritten while unchanged; a changed one is stored with its sha1', async () => {
+    // As an older version stored them: md5 of the bytes the runtime sent.
+    for (const rec of h.sandbox.dataset('payments', 'customers').all()) {
+      await h.deps.db.updateTable('records').set({ content_hash: createHash('md5').update(JSON.stringify(rec)).digest('hex') }).where('connector_id', '=', connectorId).where('record_id', '=', String(rec.id)).execute();
+    }
+    const [changedId] = h.sandbox.mutate('payments', 'customers', { update: 1 }).updated.map(String);
+    const before = await h.deps.db.selectFrom('records').select(['record_id', 'version', 'content_hash']).where('connector_id', '=', connectorId).orderBy('record_id').execute();
+    const connector = await findConnector(h.deps.db, connectorId);
+    const final = await h.waitRun((await requestSync(h.deps, connector!, { entity: 'customers', trigger: 'manual', mode: 'full' })).id);
+    expect([Number(final.inserted), Number(final.updated), Number(final.unchanged)]).toEqual([0, 1, 2499]);
+    const after = await h.deps.db.selectFrom('records').select(['record_id', 'version', 'content_hash', 'data']).where('connector_id', '=', connectorId).orderBy('record_id').execute();
+    const changed = after.find((r) => r.record_id === changedId);
+    const sent = h.sandbox.dataset('payments', 'customers').all().find((r) => String(r.id) === changedId);
+    expect(changed?.data).toEqual(sent);
+    expect(changed?.content_hash).toBe(createHash('sha1').update(JSON.stringify(sent)).digest('hex'));
+    expect(after.filter((r) => r.record_id !== changedId).map(({ record_id, version, content_hash }) => ({ record_id, version, content_hash }))).toEqual(before.filter((r) => r.record_id !== changedId));
   });
 
   it('records and run state agree: entity is ready with its record count', async () => {

@@ -31,7 +31,7 @@ export async function expectStoreEqualsSandbox(h: Harness, connectorId: string, 
   expect(live).toEqual([...sandbox.keys()].sort());
   // What the worker stores is the record as read plus its derived searchable fields.
   const entityDef = getEntityDef(getConnectorDef(connectorType), entity);
-  const stale = [...sandbox.entries()].filter(([id, rec]) => store.get(id)?.hash !== createHash('md5').update(JSON.stringify(withDerivedFields(entityDef, rec))).digest('hex'));
+  const stale = [...sandbox.entries()].filter(([id, rec]) => store.get(id)?.hash !== createHash('sha1').update(JSON.stringify(withDerivedFields(entityDef, rec))).digest('hex'));
   expect(stale.map(([id]) => id), 'records whose stored version differs from the sandbox').toEqual([]);
 }
 
