@@ -11,7 +11,7 @@ export interface PageRecord {
   readonly data: Record<string, unknown>;
   /** Text shadow of the searchable fields (src/search/doc.ts); null for unsearchable entities. */
   readonly shadow?: unknown;
-  /** md5 of the record's JSON; computed on write when absent. */
+  /** The content hash of the record's JSON (contentHash); computed on write when absent. */
   readonly hash?: string;
   /** Its lookup fields (src/search/postgres/lookup-index.ts); null or absent when none. */
   readonly keys?: unknown;
@@ -146,14 +146,14 @@ export async function upsertPage(db: Db, connectorId: string, entity: string, re
 /**
  * Runs a prepared upsert in one statement, with the vocabulary words it adds, and gets back only
  * its counts: each round trip and each returned row costs the worker CPU (bench/README.md,
- * session 29). The content hash (md5 of the record's JSON) skips unchanged rows, so a re-sync of
+ * session 29). The content hash (of the record's JSON) skips unchanged rows, so a re-sync of
  * unchanged data writes no record rows; a tombstoned record that reappears is revived with a new
  * version. The words' vocabulary is written in the same transaction: a fuzzy search never sees a
  * word it cannot expand to.
  */
 export async function runUpsert(db: Db, connectorId: string, entity: string, upsert: PreparedUpsert): Promise<UpsertCounts> {
   if (upsert.rows === 0) return { inserted: 0, updated: 0, unchanged: 0 };
-  // Hashing the JSON text here is much cheaper than md5(data::text) in Postgres, which has to
+  // Hashing the JSON text here is much cheaper than hashing data::text in Postgres, which has to
   // re-serialize every jsonb value; a source that reorders keys only costs a redundant update.
   // Inserted rows are told by their creation time, this transaction's start (a partitioned table
   // returns no xmax): a row it updated was created by an earlier transaction, as no path upserts
