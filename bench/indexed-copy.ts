@@ -16,7 +16,7 @@ import { ensureEntityIndexes } from '../src/search/postgres/entity-indexes.js';
 import { lookupFields, searchTarget } from '../src/search/target.js';
 import { createDb } from '../src/store/db.js';
 import { withShadows } from '../src/worker/page-writer.js';
-import { indexWords } from '../src/store/vocab-repo.js';
+import { indexWords } from '../src/store/page-words.js';
 import { benchDb } from './lib/stack.js';
 
 const text = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');

@@ -26,7 +26,7 @@ import { manyEntitiesFigures, type Probe } from './many-entities.js';
 import { httpSearcher, type HttpSearcher } from './search-http.js';
 import { httpFloor, statementsAlone, type CapturedStatement } from './http-floor.js';
 import { statsKeeper } from '../src/store/table-stats.js';
-import { rememberWords } from '../src/store/vocab-repo.js';
+import { rememberWords } from '../src/store/page-words.js';
 import { insertConnectorRow } from '../test/conformance/postgres-page.js';
 import { round, summarize, timeIt, type Figure } from './lib/stats.js';
 import { backgroundMeter, stealMeter } from './lib/cpu-share.js';

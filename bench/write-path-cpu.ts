@@ -12,7 +12,7 @@ import { getConnectorDef, getEntityDef } from '../src/connectors/catalog/index.j
 import type { Sandbox } from '../src/sandbox/sandbox.js';
 import { lookupFields } from '../src/search/target.js';
 import { upsertPayload } from '../src/store/records-repo.js';
-import { indexWords, rememberWords } from '../src/store/vocab-repo.js';
+import { indexWords, rememberWords } from '../src/store/page-words.js';
 import { prepareRecords, withShadows } from '../src/worker/page-writer.js';
 import { toPageRecords } from '../src/worker/page-records.js';
 import { createLogger } from '../src/logger.js';

@@ -17,7 +17,7 @@ import { HttpConnectorRuntime } from '../../src/connectors/runtime-client.js';
 import { lookupFields } from '../../src/search/target.js';
 import { createDb } from '../../src/store/db.js';
 import { runUpsert } from '../../src/store/records-repo.js';
-import { rememberWords } from '../../src/store/vocab-repo.js';
+import { rememberWords } from '../../src/store/page-words.js';
 import { changedUpsert } from '../../src/worker/page-writer.js';
 import { toPageRecords } from '../../src/worker/page-records.js';
 import { createLogger } from '../../src/logger.js';

@@ -24,7 +24,8 @@ import type { Kysely } from 'kysely';
 import type { DB } from '../store/db.js';
 import { lookupOf } from '../search/postgres/lookup-index.js';
 import { withShadows } from '../worker/page-writer.js';
-import { dedupeVocabulary, indexWords, insertWords, rememberWords } from '../store/vocab-repo.js';
+import { indexWords, rememberWords } from '../store/page-words.js';
+import { dedupeVocabulary, insertWords } from '../store/vocab-repo.js';
 
 /** What a reindex did, as the admin API returns it. */
 export type ReindexResult =

@@ -163,7 +163,7 @@ export async function recordBatch(db: Db, connectorId: string, entity: string, a
 
 /**
  * Writes recomputed text shadows, lookup keys, search text and words (`words`: indexed, see
- * vocab-repo.ts `indexWords`) in one statement; data and versions stay as they are.
+ * page-words.ts `indexWords`) in one statement; data and versions stay as they are.
  */
 export async function writeShadows(db: Db, connectorId: string, entity: string, rows: readonly { id: string; shadow?: unknown; keys?: unknown; text?: string | null }[], words: readonly (number[] | null)[]): Promise<number> {
   if (rows.length === 0) return 0;

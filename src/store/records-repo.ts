@@ -2,7 +2,8 @@ import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import { int4ArrayBinary } from './int4-array-binary.js';
-import { indexWords, vocabInsert, type HashedEntry, type PageWordHashes } from './vocab-repo.js';
+import { indexWords, type HashedEntry, type PageWordHashes } from './page-words.js';
+import { vocabInsert } from './vocab-repo.js';
 import type { RecordStrings } from '../search/postgres/word-index.js';
 
 /** One record of a page, keyed by its id in the entity's id field. */

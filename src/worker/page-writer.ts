@@ -7,7 +7,7 @@ import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
 import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
 import { recordSearchText } from '../search/postgres/search-text.js';
-import { rememberWords } from '../store/vocab-repo.js';
+import { rememberWords } from '../store/page-words.js';
 import { awaitWrite, contentHash, liveHashes, lockEntity, prepareUpsert, runUpsert, storedHashMatches, type PageRecord, type PreparedUpsert } from '../store/records-repo.js';
 import { recordPage } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';

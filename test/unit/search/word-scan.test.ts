@@ -1,5 +1,5 @@
 /**
- * The write path's words (search-text.ts walks, vocab-repo.ts scans and hashes in place) equal
+ * The write path's words (search-text.ts walks, page-words.ts scans and hashes in place) equal
  * the reference's: every string of the searchable fields lower-cased, split by textWords, each
  * word qualified by its object path, hashed per tenant; and a first page reports each of those
  * tokens as new exactly once.
@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { textWords } from '../../../src/search/dsl/text.js';
 import { recordSearchText } from '../../../src/search/postgres/search-text.js';
 import { tenantSeed, tokenHash } from '../../../src/search/postgres/word-index.js';
-import { indexWords, rememberWords } from '../../../src/store/vocab-repo.js';
+import { indexWords, rememberWords } from '../../../src/store/page-words.js';
 import { SEARCHABLE, textRecords } from './text-records.js';
 
 const CHARS = ['a', 'Z', 'q', '0', '9', ' ', '-', '_', '.', '@', '/', '`', '{', '[', '\u007f', '\u0000', '\n', 'é', 'İ', 'ß', 'Σ', 'ς', '٣', '😀', '\u00a0', '\u212a', 'ﬀ'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordSearchText } from '../../../src/search/postgres/search-text.js';
 import { hashWords, pathSeed, tenantSeed, wordGroups, wordHash } from '../../../src/search/postgres/word-index.js';
-import { indexWords, rememberWords } from '../../../src/store/vocab-repo.js';
+import { indexWords, rememberWords } from '../../../src/store/page-words.js';
 
 const searchable = { name: 'string', tags: 'array' };
 const record = (name: string, tags: string[] = []) => ({ strings: recordSearchText(searchable, { name, tags }).strings });
