@@ -77,16 +77,20 @@ const pageSet = new WordSet(4096);
 
 /**
  * The page's distinct words, in the order met, to be looked up in the memo once the page is
- * scanned: hash, path id, and the characters as `text.slice(start, end)`. Reused page after page.
+ * scanned: hash, path id, and the characters as `text.slice(start, end)`; `pending` lists those
+ * (by position) that the memo has not answered yet. Reused page after page.
  */
-const met = { hash: new Int32Array(4096), pathId: new Int32Array(4096), start: new Int32Array(4096), end: new Int32Array(4096), text: [] as string[], path: [] as string[], count: 0 };
+const met = { hash: new Int32Array(4096), pathId: new Int32Array(4096), start: new Int32Array(4096), end: new Int32Array(4096), pending: new Int32Array(4096), text: [] as string[], path: [] as string[], count: 0 };
+
+/** `a` in an array twice its length. */
+function doubled(a: Int32Array): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(a.length * 2);
+  grown.set(a);
+  return grown;
+}
 
 function growMet(): void {
-  for (const k of ['hash', 'pathId', 'start', 'end'] as const) {
-    const grown = new Int32Array(met[k].length * 2);
-    grown.set(met[k]);
-    met[k] = grown;
-  }
+  for (const k of ['hash', 'pathId', 'start', 'end', 'pending'] as const) met[k] = doubled(met[k]);
 }
 
 /** Where touched values go, so that no compiler drops the reads. */
@@ -172,11 +176,7 @@ class PageWords implements WordVisitor {
   }
 
   word(hash: number, text: string, start: number, end: number): void {
-    if (this.count === this.hashes.length) {
-      const grown = new Int32Array(this.count * 2);
-      grown.set(this.hashes);
-      this.hashes = grown;
-    }
+    if (this.count === this.hashes.length) this.hashes = doubled(this.hashes);
     this.hashes[this.count++] = hash;
     const id = this.pathId;
     // A word met before on this page is looked up once. A page repeats more than half its words,
@@ -190,6 +190,7 @@ class PageWords implements WordVisitor {
     met.end[n] = end;
     met.text[n] = text;
     met.path[n] = this.path;
+    met.pending[n] = n;
   }
 
   /**
@@ -200,7 +201,8 @@ class PageWords implements WordVisitor {
    */
   settle(): void {
     const unknown = this.sift(this.oldSet, this.sift(this.youngSet, met.count, false), true);
-    for (let i = 0; i < unknown; i++) {
+    for (let p = 0; p < unknown; p++) {
+      const i = met.pending[p] as number;
       const start = met.start[i] as number;
       const end = met.end[i] as number;
       const text = met.text[i] as string;
@@ -211,32 +213,25 @@ class PageWords implements WordVisitor {
   }
 
   /**
-   * Of the first `n` met words, keeps those `set` lacks at the front, in order, and returns how
+   * Of the first `n` pending words, keeps those `set` lacks pending, in order, and returns how
    * many; with `promote`, a word it holds moves to the young generation.
    */
   private sift(set: WordSet | undefined, n: number, promote: boolean): number {
     if (set === undefined) return n;
+    const { pending } = met;
     let sum = 0;
-    for (let i = 0; i < n; i++) sum = (sum + set.touch(met.hash[i] as number)) | 0;
+    for (let p = 0; p < n; p++) sum = (sum + set.touch(met.hash[pending[p] as number] as number)) | 0;
     touched ^= sum;
     let kept = 0;
-    for (let i = 0; i < n; i++) {
+    for (let p = 0; p < n; p++) {
+      const i = pending[p] as number;
       const hash = met.hash[i] as number;
       const id = met.pathId[i] as number;
       const start = met.start[i] as number;
       const end = met.end[i] as number;
       const text = met.text[i] as string;
-      if (set.has(hash, id, text, start, end)) {
-        if (promote) put(this.tenant, hash, id, text, start, end);
-        continue;
-      }
-      met.hash[kept] = hash;
-      met.pathId[kept] = id;
-      met.start[kept] = start;
-      met.end[kept] = end;
-      met.text[kept] = text;
-      met.path[kept] = met.path[i] as string;
-      kept++;
+      if (!set.has(hash, id, text, start, end)) pending[kept++] = i;
+      else if (promote) put(this.tenant, hash, id, text, start, end);
     }
     return kept;
   }

@@ -36,6 +36,11 @@ export function contentHash(json: string | Uint8Array): string {
   return hash('sha1', json);
 }
 
+/** A record's JSON as it is hashed and stored: the runtime's bytes, else its JSON text (serialized when absent). */
+export function recordJson(record: PageRecord): string | Uint8Array {
+  return record.source ?? record.json ?? JSON.stringify(record.data);
+}
+
 /** Length of a content hash stored before session 35 (md5, hex). */
 const MD5_HEX_LENGTH = 32;
 
@@ -43,7 +48,7 @@ const MD5_HEX_LENGTH = 32;
 export function storedHashMatches(stored: string | undefined, record: PageRecord): boolean {
   if (stored === undefined) return false;
   if (stored.length !== MD5_HEX_LENGTH) return stored === record.hash;
-  return stored === hash('md5', record.source ?? record.json ?? JSON.stringify(record.data));
+  return stored === hash('md5', recordJson(record));
 }
 
 /**
@@ -68,7 +73,10 @@ const ARRAY_CLOSE = Uint8Array.of(0x5d);
 
 /** Builds a page's {@link UpsertPayload}; `words[i]` are record i's word hashes (null: none kept). */
 export function upsertPayload(records: readonly PageRecord[], words: PageWordHashes): UpsertPayload {
-  const jsons = records.map((r) => r.source ?? Buffer.from(r.json ?? JSON.stringify(r.data)));
+  const jsons = records.map((r) => {
+    const json = recordJson(r);
+    return typeof json === 'string' ? Buffer.from(json) : json;
+  });
   // Record i's words are elements w0 + 1 to w0 + wn of `words` (wn null: none kept).
   const rows = records.map((r, i) => ({ id: r.id, hash: r.hash ?? contentHash(jsons[i] as Uint8Array), shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, w0: Math.max(words.start(i), 0), wn: words.start(i) < 0 ? null : words.count(i) }));
   const parts: Uint8Array[] = [JSONB_ARRAY_OPEN];
