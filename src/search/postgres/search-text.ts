@@ -146,11 +146,16 @@ export function recordSearchText(searchable: Readonly<Record<string, unknown>>, 
   let out: Record<string, unknown> | undefined;
   for (let i = 0; i < tree.fields.length; i++) {
     const field = tree.fields[i] as string;
-    if (!Object.hasOwn(data, field)) continue;
-    const sh = walk(data[field], tree.fieldNodes[i] as PathNode, w);
+    // One lookup, not Object.hasOwn and then the value: an inherited value (a field named like a
+    // method of Object.prototype) is a function or Object.prototype itself, whose walk finds no string.
+    const value = data[field];
+    if (value === undefined) continue;
+    const sh = walk(value, tree.fieldNodes[i] as PathNode, w);
     if (sh !== undefined) (out ??= {})[field] = sh;
   }
-  return { text: w.texts.join('\n'), strings: { paths: w.paths, texts: w.texts, words: w.words }, ...(shadow ? { shadow: out } : {}) };
+  const text = w.texts.join('\n');
+  const strings: RecordStrings = { paths: w.paths, texts: w.texts, words: w.words };
+  return shadow ? { text, strings, shadow: out } : { text, strings };
 }
 
 /** `text_lc` of a record. */

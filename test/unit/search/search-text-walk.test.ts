@@ -62,4 +62,18 @@ describe('the walk of a record for its search text and shadow', () => {
     expect(c.text).toBe('c\nz');
     expect(c.strings.paths).toEqual(['address.city', 'address.zip']);
   });
+
+  it('finds nothing in a searchable field the record lacks whose name Object.prototype has', () => {
+    // The walk reads each field once (no Object.hasOwn first): what it reads for an absent
+    // `toString` or `__proto__` is inherited, and must add no string, path or shadow.
+    const searchable = JSON.parse('{"toString":"string","constructor":"object","__proto__":"object","name":"string"}') as Record<string, unknown>;
+    const absent = recordSearchText(searchable, { name: 'Ada É' }, true);
+    expect(absent.text).toBe('ada é');
+    expect(absent.strings.paths).toEqual(['name']);
+    expect(absent.shadow).toEqual({ name: { l: 'ada é', w: ['ada', 'é'] } });
+    const own = JSON.parse('{"toString":"Grace","__proto__":{"x":"Hopper"},"name":"Ada"}') as Record<string, unknown>;
+    const present = recordSearchText(searchable, own, true);
+    expect(present.strings.paths).toEqual(['toString', '__proto__.x', 'name']);
+    expect(present.text).toBe('grace\nhopper\nada');
+  });
 });
