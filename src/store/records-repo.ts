@@ -78,7 +78,10 @@ export function upsertPayload(records: readonly PageRecord[], words: PageWordHas
     return typeof json === 'string' ? Buffer.from(json) : json;
   });
   // Record i's words are elements w0 + 1 to w0 + wn of `words` (wn null: none kept).
-  const rows = records.map((r, i) => ({ id: r.id, hash: r.hash ?? contentHash(jsons[i] as Uint8Array), shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, w0: Math.max(words.start(i), 0), wn: words.start(i) < 0 ? null : words.count(i) }));
+  const rows = records.map((r, i) => {
+    const w0 = words.start(i);
+    return { id: r.id, hash: r.hash ?? contentHash(jsons[i] as Uint8Array), shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, w0: Math.max(w0, 0), wn: w0 < 0 ? null : words.count(i) };
+  });
   const parts: Uint8Array[] = [JSONB_ARRAY_OPEN];
   jsons.forEach((j, i) => (i === 0 ? parts.push(j) : parts.push(COMMA, j)));
   parts.push(ARRAY_CLOSE);
