@@ -16,35 +16,58 @@ export interface Span {
   readonly end: number;
 }
 
-function skipSpace(b: Uint8Array, i: number): number {
-  while (isSpace(b[i])) i++;
+/**
+ * A page's bytes, with a view that reads four of them at once: most of a page is string
+ * contents, which the scan skips a word at a time (about a third of its time, session 37).
+ */
+interface Bytes {
+  readonly b: Uint8Array;
+  readonly view: DataView;
+  readonly n: number;
+}
+
+const bytesOf = (b: Uint8Array): Bytes => ({ b, view: new DataView(b.buffer, b.byteOffset, b.byteLength), n: b.length });
+
+function skipSpace(p: Bytes, i: number): number {
+  while (isSpace(p.b[i])) i++;
   return i;
 }
 
+/** Whether any of the four bytes in `x` is a quote or a backslash (a zero byte after xor; no false negatives). */
+function quoteOrBackslash(x: number): boolean {
+  const q = x ^ 0x22222222;
+  const s = x ^ 0x5c5c5c5c;
+  return ((((q - 0x01010101) & ~q) | ((s - 0x01010101) & ~s)) & 0x80808080) !== 0;
+}
+
 /** The end of the string opening at `i`. */
-function stringEnd(b: Uint8Array, i: number): number {
-  for (let at = i + 1; at < b.length; at++) {
+function stringEnd(p: Bytes, i: number): number {
+  const { b, view, n } = p;
+  let at = i + 1;
+  for (;;) {
+    while (at + 4 <= n && !quoteOrBackslash(view.getUint32(at, true))) at += 4;
+    if (at >= n) return -1;
     const c = b[at];
-    if (c === BACKSLASH) at++;
-    else if (c === QUOTE) return at + 1;
+    if (c === QUOTE) return at + 1;
+    at += c === BACKSLASH ? 2 : 1;
   }
-  return -1;
 }
 
 /** The end of the value starting at `i` (an object, array, string, number or literal); -1 past the bytes. */
-function valueEnd(b: Uint8Array, i: number): number {
+function valueEnd(p: Bytes, i: number): number {
+  const { b, n } = p;
   const first = b[i];
-  if (first === QUOTE) return stringEnd(b, i);
+  if (first === QUOTE) return stringEnd(p, i);
   if (first !== OPEN_OBJECT && first !== OPEN_ARRAY) {
     let at = i;
-    while (at < b.length && b[at] !== COMMA && b[at] !== CLOSE_OBJECT && b[at] !== CLOSE_ARRAY && !isSpace(b[at])) at++;
+    while (at < n && b[at] !== COMMA && b[at] !== CLOSE_OBJECT && b[at] !== CLOSE_ARRAY && !isSpace(b[at])) at++;
     return at;
   }
   let depth = 0;
-  for (let at = i; at < b.length; at++) {
+  for (let at = i; at < n; at++) {
     const c = b[at];
     if (c === QUOTE) {
-      at = stringEnd(b, at) - 1;
+      at = stringEnd(p, at) - 1;
       if (at < 0) return -1;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) depth++;
     else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
@@ -58,16 +81,17 @@ function valueEnd(b: Uint8Array, i: number): number {
 type Reading = 'skip' | 'elements';
 
 /** The end of the value at `i` and, when asked for, its elements' spans; -1 past the bytes. */
-function readValue(b: Uint8Array, i: number, reading: Reading): { end: number; spans: Span[] | null } {
-  if (reading === 'skip' || b[i] !== OPEN_ARRAY) return { end: valueEnd(b, i), spans: null };
+function readValue(p: Bytes, i: number, reading: Reading): { end: number; spans: Span[] | null } {
+  const { b, n } = p;
+  if (reading === 'skip' || b[i] !== OPEN_ARRAY) return { end: valueEnd(p, i), spans: null };
   const spans: Span[] = [];
-  let at = skipSpace(b, i + 1);
-  while (at < b.length && b[at] !== CLOSE_ARRAY) {
-    const end = valueEnd(b, at);
+  let at = skipSpace(p, i + 1);
+  while (at < n && b[at] !== CLOSE_ARRAY) {
+    const end = valueEnd(p, at);
     if (end < 0) return { end: -1, spans: null };
     spans.push({ start: at, end });
-    at = skipSpace(b, end);
-    if (b[at] === COMMA) at = skipSpace(b, at + 1);
+    at = skipSpace(p, end);
+    if (b[at] === COMMA) at = skipSpace(p, at + 1);
   }
   return { end: at + 1, spans };
 }
@@ -78,20 +102,21 @@ function readValue(b: Uint8Array, i: number, reading: Reading): { end: number; s
  * rare enough to leave to the caller's other path). The last member of that name wins, as it
  * does for JSON.parse, so every member is read: the one asked for is read once.
  */
-function member(b: Uint8Array, i: number, key: Uint8Array, reading: Reading): { span: Span; spans: Span[] | null } | null {
+function member(p: Bytes, i: number, key: Uint8Array, reading: Reading): { span: Span; spans: Span[] | null } | null {
+  const { b } = p;
   if (b[i] !== OPEN_OBJECT) return null;
   let found: { span: Span; spans: Span[] | null } | null = null;
-  let at = skipSpace(b, i + 1);
+  let at = skipSpace(p, i + 1);
   while (b[at] === QUOTE) {
-    const keyEnd = stringEnd(b, at);
+    const keyEnd = stringEnd(p, at);
     if (keyEnd < 0 || b.subarray(at + 1, keyEnd - 1).includes(BACKSLASH)) return null;
     const named = keyEnd - at - 2 === key.length && b.subarray(at + 1, keyEnd - 1).every((c, k) => c === key[k]);
-    const start = skipSpace(b, skipSpace(b, keyEnd) + 1);
-    const value = readValue(b, start, named ? reading : 'skip');
+    const start = skipSpace(p, skipSpace(p, keyEnd) + 1);
+    const value = readValue(p, start, named ? reading : 'skip');
     if (value.end < 0) return null;
     if (named) found = { span: { start, end: value.end }, spans: value.spans };
-    at = skipSpace(b, value.end);
-    if (b[at] === COMMA) at = skipSpace(b, at + 1);
+    at = skipSpace(p, value.end);
+    if (b[at] === COMMA) at = skipSpace(p, at + 1);
   }
   return found;
 }
@@ -104,10 +129,11 @@ const encoder = new TextEncoder();
  * itself. Null when the path is not there, or goes through a key written with an escape.
  */
 export function pageSpans(body: Uint8Array, path: readonly [string, ...string[]], list: boolean): Span[] | null {
-  let at = skipSpace(body, 0);
+  const p = bytesOf(body);
+  let at = skipSpace(p, 0);
   for (let k = 0; ; k++) {
     const last = k === path.length - 1;
-    const found = member(body, at, encoder.encode(path[k] as string), last && list ? 'elements' : 'skip');
+    const found = member(p, at, encoder.encode(path[k] as string), last && list ? 'elements' : 'skip');
     if (found === null || last) return found === null ? null : list ? found.spans : [found.span];
     at = found.span.start;
   }

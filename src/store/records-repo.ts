@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
 import { int4ArrayBinary } from './int4-array-binary.js';
+import { textArrayLiteral } from './text-array-literal.js';
 import { indexWords, type HashedEntry, type PageWordHashes } from './page-words.js';
 import { vocabInsert } from './vocab-repo.js';
 import type { RecordStrings } from '../search/postgres/word-index.js';
@@ -97,12 +98,14 @@ export function upsertPayload(records: readonly PageRecord[], words: PageWordHas
 export async function liveHashes(db: Db, connectorId: string, entity: string, ids: readonly string[], seenBy: string | null = null): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
   // One array parameter, not an IN list of up to a batch's worth: the statement text stays the
-  // same for every batch, and Postgres parses no list of hundreds of parameters per page.
+  // same for every batch, and Postgres parses no list of hundreds of parameters per page. Its
+  // literal is built once, for both places it goes.
+  const idArray = textArrayLiteral(ids);
   const live = sql<{ record_id: string; content_hash: string }>`select record_id, content_hash from records
-     where connector_id = ${connectorId}::uuid and entity = ${entity} and record_id = any(${ids}::text[]) and deleted_at is null`;
+     where connector_id = ${connectorId}::uuid and entity = ${entity} and record_id = any(${idArray}::text[]) and deleted_at is null`;
   const { rows } = await (seenBy === null
     ? live
-    : sql<{ record_id: string; content_hash: string }>`with seen as (insert into sync_run_seen_batches (run_id, record_ids) values (${seenBy}::bigint, ${ids}::text[])) ${live}`
+    : sql<{ record_id: string; content_hash: string }>`with seen as (insert into sync_run_seen_batches (run_id, record_ids) values (${seenBy}::bigint, ${idArray}::text[])) ${live}`
   ).execute(db);
   return new Map(rows.map((r) => [r.record_id, r.content_hash]));
 }

@@ -6,11 +6,12 @@ import { sql, type RawBuilder } from 'kysely';
 import type { Db } from './db.js';
 import type { VocabEntry } from '../search/postgres/word-index.js';
 import { textCompleteSql } from './entity-state-repo.js';
+import { textArrayLiteral } from './text-array-literal.js';
 
 /** The statement adding words to an entity's vocabulary, array-bound (a page upsert runs it as a CTE). */
 export function vocabInsert(connectorId: string, entity: string, entries: readonly VocabEntry[]): RawBuilder<unknown> {
   return sql`insert into search_vocab (connector_id, entity, path, word)
-      select ${connectorId}::uuid, ${entity}, p, w from unnest(${entries.map((e) => e.path)}::text[], ${entries.map((e) => e.word)}::text[]) as v(p, w)`;
+      select ${connectorId}::uuid, ${entity}, p, w from unnest(${textArrayLiteral(entries.map((e) => e.path))}::text[], ${textArrayLiteral(entries.map((e) => e.word))}::text[]) as v(p, w)`;
 }
 
 /** Adds words to an entity's vocabulary, as one statement. */

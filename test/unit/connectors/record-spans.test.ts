@@ -48,6 +48,20 @@ describe('recordSpans', () => {
     );
   });
 
+  it('cuts records at their bytes wherever the page lies in its buffer, with quotes and backslashes at every offset within a word', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ id: fc.string(), s: fc.stringMatching(/^[a-z"\\\\/é]{0,12}$/) }), { maxLength: 6 }), fc.nat(7), (records, offset) => {
+        // A page inside a larger buffer (a pooled one, say): its bytes start at any offset.
+        const text = JSON.stringify({ data: records, meta: {} });
+        const pool = Buffer.alloc(offset + Buffer.byteLength(text) + 5, 0x22);
+        const body = pool.subarray(offset, offset + pool.write(text, offset) );
+        const spans = recordSpans(customers, records, body);
+        expect(spans!.map((s) => JSON.parse(body.subarray(s.start, s.end).toString()))).toEqual(records);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('follows a records path, and the last of duplicate keys as JSON.parse does', () => {
     const body = Buffer.from('{"data":{"items":[{"id":"x"}]},"meta":{},"data":{"total":2,"items":[{"id":"a"} , {"id":"b","s":"}]\\"{"}]}}');
     const data = (JSON.parse(body.toString()) as { data: unknown }).data;
