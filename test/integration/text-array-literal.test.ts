@@ -9,19 +9,9 @@ import { textArrayLiteral } from '../../src/store/text-array-literal.js';
 import { liveHashes, upsertPage, type PageRecord } from '../../src/store/records-repo.js';
 import { insertConnectorRow } from '../conformance/postgres-page.js';
 import { migratedDatabase } from './helpers/fresh-db.js';
+import { rng } from '../unit/search/fixtures.js';
 
 const TRICKY = ['', 'NULL', 'null', ' ', ' padded ', 'a,b', '{x}', '"', '\\', '\\"', '"\\', 'a"b\\c', 'é ü 日本 \u{1F600}', 'tab\there', 'line\nbreak', "it's", '\\\\', '}', '{'];
-
-/** A small deterministic generator (xorshift32), so a failure replays. */
-function rng(seed: number): () => number {
-  let x = seed | 0 || 1;
-  return () => {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    return (x >>> 0) / 2 ** 32;
-  };
-}
 
 const PIECES = ['a', 'Z', '0', '"', '\\', ',', '{', '}', ' ', '\n', 'é', '\u{1F600}', 'NULL', "'"];
 
