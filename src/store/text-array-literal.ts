@@ -5,10 +5,9 @@
  * session 37). Pure: strings in, text out.
  */
 
-const NEEDS_ESCAPE = /["\\]/;
-
-/** Quotes and backslashes escaped as array_in reads them back. */
-const escaped = (s: string): string => s.replace(/[\\"]/g, (c) => `\\${c}`);
+/** The two characters array_in reads only behind a backslash inside a quoted element. */
+const SPECIAL = /["\\]/;
+const SPECIALS = new RegExp(SPECIAL.source, 'g');
 
 /**
  * `values` as a one-dimensional text[] literal, every element quoted (so an empty string,
@@ -17,6 +16,6 @@ const escaped = (s: string): string => s.replace(/[\\"]/g, (c) => `\\${c}`);
 export function textArrayLiteral(values: readonly string[]): string {
   if (values.length === 0) return '{}';
   const joined = values.join('","');
-  // One test over every id at once: ids with a quote or a backslash are rare.
-  return NEEDS_ESCAPE.test(joined) ? `{${values.map((v) => `"${escaped(v)}"`).join(',')}}` : `{"${joined}"}`;
+  // One test over every element at once: ids and words with a quote or a backslash are rare.
+  return SPECIAL.test(joined) ? `{${values.map((v) => `"${v.replace(SPECIALS, '\\$&')}"`).join(',')}}` : `{"${joined}"}`;
 }

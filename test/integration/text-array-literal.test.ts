@@ -36,7 +36,7 @@ describe('text[] literal', () => {
     }
   });
 
-  it('a page of records with such ids is stored once each and told unchanged when written again', async () => {
+  it('a page of records with such ids is stored once each, and their stored hashes are found by those ids', async () => {
     const connectorId = await insertConnectorRow(db, 'payments');
     const records: PageRecord[] = TRICKY.map((id, i) => ({ id, data: { id, n: i } }));
     const first = await upsertPage(db, connectorId, 'customers', records);

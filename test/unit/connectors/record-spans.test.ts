@@ -54,7 +54,7 @@ describe('recordSpans', () => {
         // A page inside a larger buffer (a pooled one, say): its bytes start at any offset.
         const text = JSON.stringify({ data: records, meta: {} });
         const pool = Buffer.alloc(offset + Buffer.byteLength(text) + 5, 0x22);
-        const body = pool.subarray(offset, offset + pool.write(text, offset) );
+        const body = pool.subarray(offset, offset + pool.write(text, offset));
         const spans = recordSpans(customers, records, body);
         expect(spans!.map((s) => JSON.parse(body.subarray(s.start, s.end).toString()))).toEqual(records);
       }),
