@@ -3,10 +3,10 @@
  * that says whether a retry can help: 429 (with Retry-After) and 5xx/timeouts/resets are
  * retryable; 400/401/403/404 are not and carry the upstream's message.
  */
-import { isUtf8 } from 'node:buffer';
 import http from 'node:http';
 import https from 'node:https';
 import { AppError } from '../errors.js';
+import { utf8Text } from './utf8-text.js';
 
 /** One action call. */
 export interface RuntimeCall {
@@ -43,6 +43,8 @@ interface RawResponse {
   readonly retryAfter: string | undefined;
   readonly text: string;
   readonly body: Buffer;
+  /** Whether `body` is valid UTF-8 (else `text` holds replacement characters). */
+  readonly utf8: boolean;
 }
 
 /** Seconds a Retry-After header asks for (capped at an hour); undefined when absent or unreadable, for the caller's backoff to decide. */
@@ -124,7 +126,8 @@ function post(url: URL, body: string, headers: Record<string, string>, agent: ht
         settle();
         const retryAfter = res.headers['retry-after'];
         const bytes = Buffer.concat(chunks);
-        resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text: bytes.toString('utf8'), body: bytes });
+        const { text, valid } = utf8Text(bytes);
+        resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text, body: bytes, utf8: valid });
       });
     });
     // Whatever error the destroyed request then reports, the call ends as cut.
@@ -168,7 +171,7 @@ export class HttpConnectorRuntime implements ConnectorRuntime {
     const res = await this.respond(call, signal);
     const page = parsePage(res.text);
     // Bytes that are not valid UTF-8 were decoded with replacement characters: only the text says what was stored.
-    return isUtf8(res.body) ? { ...page, body: res.body } : page;
+    return res.utf8 ? { ...page, body: res.body } : page;
   }
 
   /** The body of a successful call as it came, unparsed (errors as {@link execute} throws them). */

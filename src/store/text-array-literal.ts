@@ -10,12 +10,18 @@ const SPECIAL = /["\\]/;
 const SPECIALS = new RegExp(SPECIAL.source, 'g');
 
 /**
+ * Whether any of `values` holds a quote or a backslash: one test over all of them at once (ids
+ * and words with one are rare). Tested on the values alone: the literal's own separators are
+ * quotes, and testing the joined literal sent every list of two or more through the escaping
+ * path (bench/README.md, session 38).
+ */
+export const needsEscaping = (values: readonly string[]): boolean => SPECIAL.test(values.join(''));
+
+/**
  * `values` as a one-dimensional text[] literal, every element quoted (so an empty string,
  * `NULL`, spaces, commas and braces stay what they are); no values: the empty array.
  */
 export function textArrayLiteral(values: readonly string[]): string {
   if (values.length === 0) return '{}';
-  const joined = values.join('","');
-  // One test over every element at once: ids and words with a quote or a backslash are rare.
-  return SPECIAL.test(joined) ? `{${values.map((v) => `"${v.replace(SPECIALS, '\\$&')}"`).join(',')}}` : `{"${joined}"}`;
+  return needsEscaping(values) ? `{${values.map((v) => `"${v.replace(SPECIALS, '\\$&')}"`).join(',')}}` : `{"${values.join('","')}"}`;
 }
