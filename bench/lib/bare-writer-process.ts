@@ -7,7 +7,7 @@
  * record is the least a worker with these structures can use on this machine, I/O included.
  *
  * `forward`: the floor under any worker that parses records in JavaScript, whatever it derives:
- * read each page over HTTP with the worker's client, JSON.parse it, and send its text unchanged
+ * read each page over HTTP with the worker's client, JSON.parse it, and send its bytes unchanged
  * into a plain table (ids and documents split out by Postgres), nothing derived, hashed or
  * re-serialized.
  */
@@ -43,13 +43,20 @@ function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityD
   };
 }
 
-/** Reads and parses one page, and sends its text on to a plain table unchanged. */
+/** jsonb's binary input format: version 1, then the JSON text (the worker's upsert sends records so). */
+const JSONB_V1 = Uint8Array.of(1);
+
+/**
+ * Reads and parses one page as the worker's client does, and sends its bytes on to a plain table
+ * unchanged, as jsonb binary input: the worker stores the bytes the runtime sent, never text
+ * encoded again, and the floor must not pay for an encoding the worker does not do.
+ */
 function forwarding(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityDef): (call: Call) => Promise<Page> {
   return async (call) => {
-    const text = await runtime.executeText(call);
-    const page = JSON.parse(text) as { data: unknown; meta?: Record<string, unknown> };
-    await sql`insert into bare_forward (id, data) select r->>'id', r from jsonb_array_elements((${text}::jsonb)->'data') r`.execute(db);
-    return { records: recordsOf(entity, page.data), meta: page.meta ?? {} };
+    const page = await runtime.execute(call);
+    const bytes = Buffer.concat([JSONB_V1, page.body ?? Buffer.from(JSON.stringify({ data: page.data }))]);
+    await sql`insert into bare_forward (id, data) select r->>'id', r from jsonb_array_elements((${bytes}::jsonb)->'data') r`.execute(db);
+    return { records: recordsOf(entity, page.data), meta: page.meta };
   };
 }
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './db.js';
+import { executeStatement } from './prepared-statements.js';
 import type { EntityStateRow, EntityStatus } from './schema.js';
 
 /** Creates the state row of each entity (initializing) if missing. */
@@ -48,12 +49,7 @@ function laterCursor(cursor: unknown) {
  */
 export async function addRecordCount(db: Db, connectorId: string, entity: string, delta: number): Promise<void> {
   if (delta === 0) return;
-  await db
-    .updateTable('entity_state')
-    .set({ record_count: sql<number>`greatest(record_count + ${delta}, 0)` })
-    .where('connector_id', '=', connectorId)
-    .where('entity', '=', entity)
-    .execute();
+  await executeStatement(db, 'update entity_state set record_count = greatest(record_count + $1, 0) where connector_id = $2 and entity = $3', [delta, connectorId, entity]);
 }
 
 /** Records were written without `text_lc`: searches of the entity must not rely on the trigram index. */

@@ -7,7 +7,7 @@
  * 0.14–0.19 ms prepared.
  */
 import { createHash } from 'node:crypto';
-import type { Compilable } from 'kysely';
+import { CompiledQuery, type Compilable, type QueryResult } from 'kysely';
 import type { Db } from './db.js';
 
 const names = new Map<string, string>();
@@ -31,4 +31,16 @@ export async function executePrepared<R>(db: Db, query: Compilable<R>): Promise<
   const compiled = query.compile();
   register(compiled.sql);
   return (await db.executeQuery(compiled)).rows;
+}
+
+/**
+ * Runs a fixed SQL text with `parameters` as a prepared statement, built and compiled by nothing:
+ * for the statements a sync runs per page (its hold check, locks, checkpoint, record count), whose
+ * kysely builders and compiler took about 4.6 % of the worker's main thread (bench/README.md,
+ * session 38). `text` must be a constant: each distinct text is named once and kept for the life
+ * of the process.
+ */
+export async function executeStatement<R>(db: Db, text: string, parameters: readonly unknown[]): Promise<QueryResult<R>> {
+  register(text);
+  return db.executeQuery(CompiledQuery.raw(text, [...parameters]) as CompiledQuery<R>);
 }

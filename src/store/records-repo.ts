@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from './db.js';
+import { executeStatement } from './prepared-statements.js';
 import { int4ArrayBinary } from './int4-array-binary.js';
 import { textArrayLiteral } from './text-array-literal.js';
 import { indexWords, type HashedEntry, type PageWordHashes } from './page-words.js';
@@ -126,18 +127,27 @@ export interface UpsertCounts {
  * still exclude reset, reindex and the end of a run, which take it exclusively.
  */
 export async function lockEntity(db: Db, connectorId: string, entity: string, mode: 'exclusive' | 'shared' = 'exclusive', writeKey: string | null = null): Promise<void> {
-  const lock = sql.raw(mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock');
+  const entityKey = `${connectorId}/${entity}`;
   // A page write also takes its own key, in the same round trip (see awaitWrite).
-  const own = writeKey === null ? sql`` : sql`, pg_advisory_xact_lock(hashtextextended(${`write/${writeKey}`}, 0))`;
-  await sql`select ${lock}(hashtextextended(${`${connectorId}/${entity}`}, 0))${own}`.execute(db);
+  if (writeKey === null) await executeStatement(db, LOCK[mode], [entityKey]);
+  else await executeStatement(db, LOCK_WITH_WRITE[mode], [entityKey, `write/${writeKey}`]);
 }
+
+const LOCK = {
+  exclusive: 'select pg_advisory_xact_lock(hashtextextended($1, 0))',
+  shared: 'select pg_advisory_xact_lock_shared(hashtextextended($1, 0))',
+} as const;
+const LOCK_WITH_WRITE = {
+  exclusive: `${LOCK.exclusive}, pg_advisory_xact_lock(hashtextextended($2, 0))`,
+  shared: `${LOCK.shared}, pg_advisory_xact_lock(hashtextextended($2, 0))`,
+} as const;
 
 /**
  * Waits until the transaction holding write key `key` (taken with {@link lockEntity}) has ended.
  * Waiting in Postgres rather than in JavaScript lets its deadlock detector see the wait.
  */
 export async function awaitWrite(db: Db, key: string): Promise<void> {
-  await sql`select pg_advisory_xact_lock_shared(hashtextextended(${`write/${key}`}, 0))`.execute(db);
+  await executeStatement(db, LOCK.shared, [`write/${key}`]);
 }
 
 /** A page's upsert made ready: the statement's payload and the vocabulary words it adds; it holds no record. */

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { AppError } from '../errors.js';
 import type { Kysely } from 'kysely';
 import type { DB, Db } from './db.js';
+import { executeStatement } from './prepared-statements.js';
 import type { RunCheckpoint, RunError, RunMode, RunStatus, RunTrigger, SyncRunRow } from './schema.js';
 
 /** Counter increments of one page. */
@@ -117,25 +118,17 @@ export async function claimRun(db: Kysely<DB>, id: string, maxPerConnector: numb
  * when the run is no longer running (cancelled meanwhile): the caller rolls the page back.
  */
 export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, c: PageCounters, attempt?: number): Promise<boolean> {
-  const res = await db
-    .updateTable('sync_runs')
-    .set((eb) => ({
-      checkpoint: JSON.stringify(checkpoint),
-      pages: eb('pages', '+', c.pages ?? 1),
-      seen: sql<number>`seen + ${c.seen}`,
-      inserted: sql<number>`inserted + ${c.inserted}`,
-      updated: sql<number>`updated + ${c.updated}`,
-      unchanged: sql<number>`unchanged + ${c.unchanged}`,
-      heartbeat_at: sql<Date>`now()`,
-      progressed_at: sql<Date>`now()`,
-    }))
-    .where('id', '=', id)
-    .where('status', '=', 'running')
-    // Fencing: an execution that lost its claim (the job was redelivered) can no longer write.
-    .$if(attempt !== undefined, (q) => q.where('attempts', '=', attempt as number))
-    .executeTakeFirst();
-  return Number(res.numUpdatedRows) > 0;
+  const params = [JSON.stringify(checkpoint), c.pages ?? 1, c.seen, c.inserted, c.updated, c.unchanged, id];
+  // Fencing: an execution that lost its claim (the job was redelivered) can no longer write.
+  const res = attempt === undefined ? await executeStatement(db, RECORD_PAGE, params) : await executeStatement(db, RECORD_PAGE_FENCED, [...params, attempt]);
+  return Number(res.numAffectedRows ?? 0n) > 0;
 }
+
+const RECORD_PAGE = `update sync_runs
+   set checkpoint = $1, pages = pages + $2, seen = seen + $3, inserted = inserted + $4, updated = updated + $5,
+       unchanged = unchanged + $6, heartbeat_at = now(), progressed_at = now()
+ where id = $7 and status = 'running'`;
+const RECORD_PAGE_FENCED = `${RECORD_PAGE} and attempts = $8`;
 
 /** Milliseconds since the run last wrote a page (or started, before its first), by the database's clock; null for an unknown run. */
 export async function msSinceProgress(db: Db, id: string): Promise<number | null> {
