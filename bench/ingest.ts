@@ -87,20 +87,23 @@ function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: nu
     figure('full sync: whole machine busy', busy, `${round(idle, 1)} µs/rec idle`),
     ...(bare === null ? [] : [
       figure('bare writer: fetch, parse, derive, upsert, one page at a time, nothing else', bare.derive.perRecord, `${round(bare.derive.system, 1)} of it system; the least CPU a worker writing these structures uses here, ${bare.derive.records} records`),
-      figure('forward floor: fetch, parse, pass the page text on to Postgres, nothing derived', bare.forward.perRecord, `${round(bare.forward.system, 1)} of it system; the least CPU any worker that parses records in JavaScript uses here, whatever it derives`),
+      figure('forward floor: fetch, parse, pass the page bytes on to Postgres, nothing derived', bare.forward.perRecord, `${round(bare.forward.system, 1)} of it system; the least CPU any worker that parses records in JavaScript uses here, whatever it derives`),
       figure('least derivation: JSON text, sha1, strings lower-cased, one pass over their characters, text serialized', least, 'in process, best of 3: what any JavaScript worker writing the text and word structures does besides reading the page'),
       { ...figure('forward floor + least derivation', bare.forward.perRecord + least, 'the least CPU per record a worker writing these structures can use on this machine'), target: 'the limit under the worker figure', pass: null },
+      figure('transport floor: fetch the page bytes, pass them on to Postgres, nothing decoded or parsed', bare.transport.perRecord, `${round(bare.transport.system, 1)} of it system; the least CPU any worker uses here, whether it parses or not`),
+      { ...figure('transport floor + least derivation', bare.transport.perRecord + least, 'below any worker writing these structures, parsing or not: the machine allows no worker figure under it'), target: 'the hard limit under the worker figure', pass: null },
     ]),
   ];
 }
 
-type BareWriters = Record<'derive' | 'forward', Awaited<ReturnType<typeof bareWriterCpu>>>;
+type BareWriters = Record<'derive' | 'forward' | 'transport', Awaited<ReturnType<typeof bareWriterCpu>>>;
 
 /** The bare writer and the forward floor, each writing the same pages as a tenant of its own in the bench's database. */
 async function bareWriters(b: Awaited<ReturnType<typeof benchDb>>, runtimeUrl: string): Promise<BareWriters> {
   const derive = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments') });
   const forward = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments'), mode: 'forward' });
-  return { derive, forward };
+  const transport = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments'), mode: 'transport' });
+  return { derive, forward, transport };
 }
 
 /** Runs the ingest benchmark; `memoryN` > 0 also measures the worker's peak RSS on that many records. */
@@ -137,7 +140,7 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
     log(`ingest: pure write-path work ${round(floor.total, 1)} µs/rec in process (${Object.entries(floor.steps).map(([k, v]) => `${k} ${round(v, 1)}`).join(', ')})`);
     // The bare writer writes the same pages as another tenant, in the same database.
     const bare = opts.resync === false ? null : await bareWriters(b, sb.url);
-    if (bare !== null) log(`ingest: bare writer ${round(bare.derive.perRecord, 1)} µs/rec (${round(bare.derive.system, 1)} system); forward floor ${round(bare.forward.perRecord, 1)} µs/rec (${round(bare.forward.system, 1)} system)`);
+    if (bare !== null) log(`ingest: bare writer ${round(bare.derive.perRecord, 1)} µs/rec (${round(bare.derive.system, 1)} system); forward floor ${round(bare.forward.perRecord, 1)} µs/rec (${round(bare.forward.system, 1)} system); transport floor ${round(bare.transport.perRecord, 1)} µs/rec (${round(bare.transport.system, 1)} system)`);
     const least = leastDerivationCpu(sandbox, Math.min(n, 20_000));
     log(`ingest: least derivation ${round(least, 1)} µs/rec in process`);
     const cpu = cpuFigures(cpuBefore, cpuAfter, n, floor, least, bare);

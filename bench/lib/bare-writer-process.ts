@@ -10,6 +10,11 @@
  * read each page over HTTP with the worker's client, JSON.parse it, and send its bytes unchanged
  * into a plain table (ids and documents split out by Postgres), nothing derived, hashed or
  * re-serialized.
+ *
+ * `transport`: under that, what no worker avoids even without parsing anything: each page's bytes
+ * read over HTTP with the worker's client and sent on to the same plain table, neither decoded
+ * nor parsed. The calls to make (each page's cursor comes from the page before) are read first,
+ * unmeasured.
  */
 import { getConnectorDef, getEntityDef } from '../../src/connectors/catalog/index.js';
 import { firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams } from '../../src/connectors/planner.js';
@@ -60,13 +65,37 @@ function forwarding(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: Entit
   };
 }
 
+/** Reads each page's bytes and sends them on, decoding and parsing nothing. */
+function transporting(db: Kysely<DB>, runtime: HttpConnectorRuntime): (call: Call) => Promise<void> {
+  return async (call) => {
+    const bytes = Buffer.concat([JSONB_V1, await runtime.executeBytes(call)]);
+    await sql`insert into bare_forward (id, data) select r->>'id', r from jsonb_array_elements((${bytes}::jsonb)->'data') r`.execute(db);
+  };
+}
+
+/** The calls that read every page, in order, and how many records they return. */
+async function pageCalls(runtime: HttpConnectorRuntime, def: ReturnType<typeof getConnectorDef>, entity: EntityDef): Promise<{ calls: Call[]; records: number }> {
+  const calls: Call[] = [];
+  let records = 0;
+  let params: Record<string, unknown> | null = firstPageParams(entity, {});
+  while (params !== null) {
+    const call = { connectorType: 'payments', credentials: { api_key: 'k' }, ...readCall(entity), params: runtimeParams(def, entity, params) };
+    const page = await runtime.execute(call);
+    const list = recordsOf(entity, page.data);
+    calls.push(call);
+    records += list.length;
+    params = nextPageParams(entity, params, { records: list, meta: page.meta });
+  }
+  return { calls, records };
+}
+
 /** What the parent asks for. */
 export interface BareWriterJob {
   readonly databaseUrl: string;
   readonly runtimeUrl: string;
   readonly connectorId: string;
-  /** `derive` (the default): the worker's own steps; `forward`: parse and pass the pages through. */
-  readonly mode?: 'derive' | 'forward';
+  /** `derive` (the default): the worker's own steps; `forward`: parse and pass the pages through; `transport`: pass their bytes through unparsed. */
+  readonly mode?: 'derive' | 'forward' | 'transport';
 }
 
 /** What the child answers: records written and the CPU it used doing so (all its threads). */
@@ -77,9 +106,18 @@ async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
   const entity = getEntityDef(def, 'customers');
   const runtime = new HttpConnectorRuntime({ baseUrl: job.runtimeUrl, timeoutMs: 60_000 });
   const { db } = createDb(job.databaseUrl, 2);
+  const mode = job.mode ?? 'derive';
   try {
-    if (job.mode === 'forward') await sql`create unlogged table if not exists bare_forward (id text, data jsonb)`.execute(db);
-    const readPage = job.mode === 'forward' ? forwarding(db, runtime, entity) : deriving(db, runtime, entity, job);
+    if (mode !== 'derive') await sql`create unlogged table if not exists bare_forward (id text, data jsonb)`.execute(db);
+    if (mode === 'transport') {
+      const { calls, records } = await pageCalls(runtime, def, entity);
+      const send = transporting(db, runtime);
+      const before = process.cpuUsage();
+      for (const call of calls) await send(call);
+      const used = process.cpuUsage(before);
+      return { records, cpuMicros: used.user + used.system, systemMicros: used.system };
+    }
+    const readPage = mode === 'forward' ? forwarding(db, runtime, entity) : deriving(db, runtime, entity, job);
     const before = process.cpuUsage();
     let records = 0;
     let params: Record<string, unknown> | null = firstPageParams(entity, {});
@@ -91,7 +129,7 @@ async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
     const used = process.cpuUsage(before);
     return { records, cpuMicros: used.user + used.system, systemMicros: used.system };
   } finally {
-    if (job.mode === 'forward') await sql`drop table if exists bare_forward`.execute(db);
+    if (mode !== 'derive') await sql`drop table if exists bare_forward`.execute(db);
     await db.destroy();
   }
 }

@@ -41,10 +41,7 @@ export interface RuntimeClientOptions {
 interface RawResponse {
   readonly status: number;
   readonly retryAfter: string | undefined;
-  readonly text: string;
   readonly body: Buffer;
-  /** Whether `body` is valid UTF-8 (else `text` holds replacement characters). */
-  readonly utf8: boolean;
 }
 
 /** Seconds a Retry-After header asks for (capped at an hour); undefined when absent or unreadable, for the caller's backoff to decide. */
@@ -57,13 +54,14 @@ function retryAfterSeconds(header: string | undefined): number | undefined {
 }
 
 function upstreamMessage(res: RawResponse): string {
+  const text = res.body.toString('utf8');
   try {
-    const body = JSON.parse(res.text) as { error?: { message?: unknown } };
+    const body = JSON.parse(text) as { error?: { message?: unknown } };
     if (typeof body.error?.message === 'string') return body.error.message;
   } catch {
     /* not JSON */
   }
-  return res.text.slice(0, 300) || (http.STATUS_CODES[res.status] ?? `status ${res.status}`);
+  return text.slice(0, 300) || (http.STATUS_CODES[res.status] ?? `status ${res.status}`);
 }
 
 function toError(res: RawResponse): AppError {
@@ -125,9 +123,7 @@ function post(url: URL, body: string, headers: Record<string, string>, agent: ht
       res.on('end', () => {
         settle();
         const retryAfter = res.headers['retry-after'];
-        const bytes = Buffer.concat(chunks);
-        const { text, valid } = utf8Text(bytes);
-        resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, text, body: bytes, utf8: valid });
+        resolve({ status: res.statusCode ?? 0, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, body: Buffer.concat(chunks) });
       });
     });
     // Whatever error the destroyed request then reports, the call ends as cut.
@@ -168,15 +164,16 @@ export class HttpConnectorRuntime implements ConnectorRuntime {
   }
 
   async execute(call: RuntimeCall, signal?: AbortSignal): Promise<RuntimePage> {
-    const res = await this.respond(call, signal);
-    const page = parsePage(res.text);
+    const { body } = await this.respond(call, signal);
+    const { text, valid } = utf8Text(body);
+    const page = parsePage(text);
     // Bytes that are not valid UTF-8 were decoded with replacement characters: only the text says what was stored.
-    return res.utf8 ? { ...page, body: res.body } : page;
+    return valid ? { ...page, body } : page;
   }
 
-  /** The body of a successful call as it came, unparsed (errors as {@link execute} throws them). */
-  async executeText(call: RuntimeCall, signal?: AbortSignal): Promise<string> {
-    return (await this.respond(call, signal)).text;
+  /** The body of a successful call as the bytes that came, neither decoded nor parsed (errors as {@link execute} throws them). */
+  async executeBytes(call: RuntimeCall, signal?: AbortSignal): Promise<Buffer> {
+    return (await this.respond(call, signal)).body;
   }
 
   private async respond(call: RuntimeCall, signal?: AbortSignal): Promise<RawResponse> {
