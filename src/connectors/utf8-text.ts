@@ -7,7 +7,7 @@
  */
 import { isAscii, isUtf8, transcode } from 'node:buffer';
 
-/** Whether this Node has ICU's transcoder (a build without Intl throws on every call). */
+/** Whether this Node has ICU's transcoder (a build without Intl exports no `transcode`, and calling it throws). */
 const HAS_TRANSCODE = ((): boolean => {
   try {
     return transcode(Buffer.from('é'), 'utf8', 'utf16le').toString('utf16le') === 'é';
