@@ -98,7 +98,7 @@ function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: nu
 
 type BareWriters = Record<'derive' | 'forward' | 'transport', Awaited<ReturnType<typeof bareWriterCpu>>>;
 
-/** The bare writer and the forward floor, each writing the same pages as a tenant of its own in the bench's database. */
+/** The bare writer and the forward and transport floors, each writing the same pages as a tenant of its own in the bench's database. */
 async function bareWriters(b: Awaited<ReturnType<typeof benchDb>>, runtimeUrl: string): Promise<BareWriters> {
   const derive = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments') });
   const forward = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments'), mode: 'forward' });

@@ -51,42 +51,44 @@ function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityD
 /** jsonb's binary input format: version 1, then the JSON text (the worker's upsert sends records so). */
 const JSONB_V1 = Uint8Array.of(1);
 
+/** Sends a page's bytes on to the plain table as jsonb binary input; Postgres splits out ids and documents. */
+async function forwardBytes(db: Kysely<DB>, body: Buffer): Promise<void> {
+  const bytes = Buffer.concat([JSONB_V1, body]);
+  await sql`insert into bare_forward (id, data) select r->>'id', r from jsonb_array_elements((${bytes}::jsonb)->'data') r`.execute(db);
+}
+
 /**
- * Reads and parses one page as the worker's client does, and sends its bytes on to a plain table
- * unchanged, as jsonb binary input: the worker stores the bytes the runtime sent, never text
- * encoded again, and the floor must not pay for an encoding the worker does not do.
+ * Reads and parses one page as the worker's client does, and sends its bytes on unchanged: the
+ * worker stores the bytes the runtime sent, never text encoded again, and the floor must not pay
+ * for an encoding the worker does not do.
  */
 function forwarding(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityDef): (call: Call) => Promise<Page> {
   return async (call) => {
     const page = await runtime.execute(call);
-    const bytes = Buffer.concat([JSONB_V1, page.body ?? Buffer.from(JSON.stringify({ data: page.data }))]);
-    await sql`insert into bare_forward (id, data) select r->>'id', r from jsonb_array_elements((${bytes}::jsonb)->'data') r`.execute(db);
+    await forwardBytes(db, page.body ?? Buffer.from(JSON.stringify({ data: page.data })));
     return { records: recordsOf(entity, page.data), meta: page.meta };
   };
 }
 
-/** Reads each page's bytes and sends them on, decoding and parsing nothing. */
-function transporting(db: Kysely<DB>, runtime: HttpConnectorRuntime): (call: Call) => Promise<void> {
+/** Reads one page and keeps its call: the transport floor replays the calls, which it cannot learn without parsing. */
+function listing(runtime: HttpConnectorRuntime, entity: EntityDef, calls: Call[]): (call: Call) => Promise<Page> {
   return async (call) => {
-    const bytes = Buffer.concat([JSONB_V1, await runtime.executeBytes(call)]);
-    await sql`insert into bare_forward (id, data) select r->>'id', r from jsonb_array_elements((${bytes}::jsonb)->'data') r`.execute(db);
+    calls.push(call);
+    const page = await runtime.execute(call);
+    return { records: recordsOf(entity, page.data), meta: page.meta };
   };
 }
 
-/** The calls that read every page, in order, and how many records they return. */
-async function pageCalls(runtime: HttpConnectorRuntime, def: ReturnType<typeof getConnectorDef>, entity: EntityDef): Promise<{ calls: Call[]; records: number }> {
-  const calls: Call[] = [];
+/** Reads every page with `readPage`, each call made from the page before; how many records they held. */
+async function readEveryPage(def: ReturnType<typeof getConnectorDef>, entity: EntityDef, readPage: (call: Call) => Promise<Page>): Promise<number> {
   let records = 0;
   let params: Record<string, unknown> | null = firstPageParams(entity, {});
   while (params !== null) {
-    const call = { connectorType: 'payments', credentials: { api_key: 'k' }, ...readCall(entity), params: runtimeParams(def, entity, params) };
-    const page = await runtime.execute(call);
-    const list = recordsOf(entity, page.data);
-    calls.push(call);
-    records += list.length;
-    params = nextPageParams(entity, params, { records: list, meta: page.meta });
+    const page = await readPage({ connectorType: 'payments', credentials: { api_key: 'k' }, ...readCall(entity), params: runtimeParams(def, entity, params) });
+    records += page.records.length;
+    params = nextPageParams(entity, params, page);
   }
-  return { calls, records };
+  return records;
 }
 
 /** What the parent asks for. */
@@ -101,6 +103,14 @@ export interface BareWriterJob {
 /** What the child answers: records written and the CPU it used doing so (all its threads). */
 export type BareWriterAnswer = { readonly records: number; readonly cpuMicros: number; readonly systemMicros: number } | { readonly error: string };
 
+/** The CPU this process uses (every thread) doing `work`, and the records it reports. */
+async function measured(work: () => Promise<number>): Promise<BareWriterAnswer> {
+  const before = process.cpuUsage();
+  const records = await work();
+  const used = process.cpuUsage(before);
+  return { records, cpuMicros: used.user + used.system, systemMicros: used.system };
+}
+
 async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
   const def = getConnectorDef('payments');
   const entity = getEntityDef(def, 'customers');
@@ -110,24 +120,15 @@ async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
   try {
     if (mode !== 'derive') await sql`create unlogged table if not exists bare_forward (id text, data jsonb)`.execute(db);
     if (mode === 'transport') {
-      const { calls, records } = await pageCalls(runtime, def, entity);
-      const send = transporting(db, runtime);
-      const before = process.cpuUsage();
-      for (const call of calls) await send(call);
-      const used = process.cpuUsage(before);
-      return { records, cpuMicros: used.user + used.system, systemMicros: used.system };
+      // The calls are read first, unmeasured; then only their pages' bytes are moved.
+      const calls: Call[] = [];
+      const records = await readEveryPage(def, entity, listing(runtime, entity, calls));
+      return await measured(async () => {
+        for (const call of calls) await forwardBytes(db, await runtime.executeBytes(call));
+        return records;
+      });
     }
-    const readPage = mode === 'forward' ? forwarding(db, runtime, entity) : deriving(db, runtime, entity, job);
-    const before = process.cpuUsage();
-    let records = 0;
-    let params: Record<string, unknown> | null = firstPageParams(entity, {});
-    while (params !== null) {
-      const page = await readPage({ connectorType: 'payments', credentials: { api_key: 'k' }, ...readCall(entity), params: runtimeParams(def, entity, params) });
-      records += page.records.length;
-      params = nextPageParams(entity, params, page);
-    }
-    const used = process.cpuUsage(before);
-    return { records, cpuMicros: used.user + used.system, systemMicros: used.system };
+    return await measured(() => readEveryPage(def, entity, mode === 'forward' ? forwarding(db, runtime, entity) : deriving(db, runtime, entity, job)));
   } finally {
     if (mode !== 'derive') await sql`drop table if exists bare_forward`.execute(db);
     await db.destroy();
