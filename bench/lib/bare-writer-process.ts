@@ -18,7 +18,7 @@
  */
 import { getConnectorDef, getEntityDef } from '../../src/connectors/catalog/index.js';
 import { firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams } from '../../src/connectors/planner.js';
-import { HttpConnectorRuntime } from '../../src/connectors/runtime-client.js';
+import { HttpConnectorRuntime, type RuntimePage } from '../../src/connectors/runtime-client.js';
 import { lookupFields } from '../../src/search/target.js';
 import { createDb } from '../../src/store/db.js';
 import { runUpsert } from '../../src/store/records-repo.js';
@@ -57,6 +57,9 @@ async function forwardBytes(db: Kysely<DB>, body: Buffer): Promise<void> {
   await sql`insert into bare_forward (id, data) select r->>'id', r from jsonb_array_elements((${bytes}::jsonb)->'data') r`.execute(db);
 }
 
+/** A runtime page as the page loop takes it: its records and paging meta. */
+const pageOf = (entity: EntityDef, page: RuntimePage): Page => ({ records: recordsOf(entity, page.data), meta: page.meta });
+
 /**
  * Reads and parses one page as the worker's client does, and sends its bytes on unchanged: the
  * worker stores the bytes the runtime sent, never text encoded again, and the floor must not pay
@@ -66,7 +69,7 @@ function forwarding(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: Entit
   return async (call) => {
     const page = await runtime.execute(call);
     await forwardBytes(db, page.body ?? Buffer.from(JSON.stringify({ data: page.data })));
-    return { records: recordsOf(entity, page.data), meta: page.meta };
+    return pageOf(entity, page);
   };
 }
 
@@ -74,8 +77,7 @@ function forwarding(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: Entit
 function listing(runtime: HttpConnectorRuntime, entity: EntityDef, calls: Call[]): (call: Call) => Promise<Page> {
   return async (call) => {
     calls.push(call);
-    const page = await runtime.execute(call);
-    return { records: recordsOf(entity, page.data), meta: page.meta };
+    return pageOf(entity, await runtime.execute(call));
   };
 }
 
