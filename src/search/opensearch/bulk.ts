@@ -9,7 +9,7 @@ import { AppError } from '../../errors.js';
 import type { IndexChange } from '../backend.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { indexDocument } from './derive.js';
-import { documentId } from './names.js';
+import { DOC_FORMAT, documentId } from './names.js';
 
 /** One bulk operation: its action line and, for `index`, its source line. */
 export interface BulkOp {
@@ -42,11 +42,11 @@ function actionLine(op: 'index' | 'delete', index: string, connectorId: string, 
   return `{"${op}":{${meta},"version":${checkVersion(c.version)},"version_type":"external"}}`;
 }
 
-/** `index` operations (projection + derived fields), routed by connector id. */
-export function upsertOps(target: SearchTarget, index: string, connectorId: string, changes: readonly IndexChange[]): BulkOp[] {
+/** `index` operations (projection + derived fields in the index's document `format`), routed by connector id. */
+export function upsertOps(target: SearchTarget, index: string, connectorId: string, changes: readonly IndexChange[], format = DOC_FORMAT): BulkOp[] {
   return changes.flatMap((c) => {
     if (c.doc === null) return [];
-    const source = indexDocument(target, connectorId, c.recordId, c.version, c.doc);
+    const source = indexDocument(target, connectorId, c.recordId, c.version, c.doc, format);
     return [{ recordId: c.recordId, version: c.version, lines: [actionLine('index', index, connectorId, c), JSON.stringify(source)] }];
   });
 }

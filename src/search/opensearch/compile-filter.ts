@@ -23,9 +23,11 @@ export interface Scope {
   readonly entries: string;
   /** 0 for the record, n inside n levels of `any`. */
   readonly level: number;
+  /** The tag the searching connector's words carry in the index (names.ts `wordTag`; empty in format 1). */
+  readonly wordTag: string;
 }
 
-export const RECORD_SCOPE: Scope = { entries: entriesPath(ROOT), level: 0 };
+export const RECORD_SCOPE: Scope = { entries: entriesPath(ROOT), level: 0, wordTag: '' };
 
 /**
  * The slot a path reads: its field prefix, and for an entry the term selecting the entry's path
@@ -108,7 +110,7 @@ function anyNode(scope: Scope, node: Extract<FilterNode, { op: 'any' }>): Compil
     throw new AppError('invalid_query', `"any" on ${pathSegments(node.path).join('.')} is nested deeper than the ${ANY_DEPTH} levels the OpenSearch index supports`, { path: 'query.filter' });
   }
   const elements = `${ref.prefix}.e`;
-  const inner = compileFilter(node.filter, { entries: entriesPath(elements), level: scope.level + 1 });
+  const inner = compileFilter(node.filter, { ...scope, entries: entriesPath(elements), level: scope.level + 1 });
   return wrap(ref, { query: nested(elements, inner.query, inner.scored ? 'max' : 'none'), scored: inner.scored });
 }
 
@@ -135,13 +137,13 @@ export function compileFilter(node: FilterNode, scope: Scope = RECORD_SCOPE): Co
     case 'any':
       return anyNode(scope, node);
     default:
-      return compileLeaf(node, slotRef(scope, node.path));
+      return compileLeaf(node, slotRef(scope, node.path), scope.wordTag);
   }
 }
 
 type Leaf = Exclude<FilterNode, { op: 'and' | 'or' | 'not' | 'any' }>;
 
-function compileLeaf(node: Leaf, ref: SlotRef): Compiled {
+function compileLeaf(node: Leaf, ref: SlotRef, wordTag: string): Compiled {
   switch (node.op) {
     case 'eq':
       return eqNode(ref, node.value);
@@ -160,7 +162,7 @@ function compileLeaf(node: Leaf, ref: SlotRef): Compiled {
     }
     case 'fuzzy':
     case 'keyword':
-      return wrap(ref, { query: textQuery(ref.prefix, node), scored: true });
+      return wrap(ref, { query: textQuery(ref.prefix, node, wordTag), scored: true });
     case 'contains':
       return containsNode(ref, node.value);
   }

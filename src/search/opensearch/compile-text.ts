@@ -36,29 +36,33 @@ export function likeQuery(slot: string, pattern: string): Query | null {
   return value === null ? null : wildcard(`${slot}.l`, value);
 }
 
-/** Best quality of one term over the words in `field`. */
-function fuzzyTerm(field: string, t: string): Query {
+/**
+ * Best quality of one term over the words in `field`, each word behind `tag` (names.ts
+ * `wordTag`): the tag is kept fixed, so the edits count within the word alone and only the
+ * searching connector's words are expanded.
+ */
+function fuzzyTerm(field: string, t: string, tag: string): Query {
   const edits = autoEdits(t);
-  const clauses = [constantScore(term(field, t), 1), constantScore(prefix(field, t), 0.5)];
-  if (edits >= 1) clauses.push(constantScore(fuzzy(field, t, 1), 0.5));
-  if (edits >= 2) clauses.push(constantScore(fuzzy(field, t, 2), 0.25));
+  const clauses = [constantScore(term(field, tag + t), 1), constantScore(prefix(field, tag + t), 0.5)];
+  if (edits >= 1) clauses.push(constantScore(fuzzy(field, tag + t, 1, tag.length), 0.5));
+  if (edits >= 2) clauses.push(constantScore(fuzzy(field, tag + t, 2, tag.length), 0.25));
   return disMax(clauses);
 }
 
 /** fuzzy over the words of ONE string: every term, summed. */
-function fuzzyWords(field: string, termsList: readonly string[]): Query {
-  return bool({ must: termsList.map((t) => fuzzyTerm(field, t)) });
+function fuzzyWords(field: string, termsList: readonly string[], tag: string): Query {
+  return bool({ must: termsList.map((t) => fuzzyTerm(field, t, tag)) });
 }
 
 /** keyword over the words of ONE string: any term, counted. */
-function keywordWords(field: string, termsList: readonly string[]): Query {
-  return bool({ should: termsList.map((t) => constantScore(term(field, t), 1)) });
+function keywordWords(field: string, termsList: readonly string[], tag: string): Query {
+  return bool({ should: termsList.map((t) => constantScore(term(field, tag + t), 1)) });
 }
 
-/** fuzzy / keyword on the slot at `slot`: its single string (`w`) or its best string (`t`). */
-export function textQuery(slot: string, node: TextNode): Query {
+/** fuzzy / keyword on the slot at `slot`: its single string (`w`) or its best string (`t`); `tag` as the index's documents carry it. */
+export function textQuery(slot: string, node: TextNode, tag: string): Query {
   const words = node.op === 'fuzzy' ? fuzzyWords : keywordWords;
   return bool({
-    should: [words(`${slot}.w`, node.terms), nested(`${slot}.t`, words(`${slot}.t.w`, node.terms), 'max')],
+    should: [words(`${slot}.w`, node.terms, tag), nested(`${slot}.t`, words(`${slot}.t.w`, node.terms, tag), 'max')],
   });
 }

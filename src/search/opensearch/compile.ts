@@ -3,7 +3,8 @@
  *
  * - Tenant: `sx.c` = connector id in `bool.filter`, always, plus `routing` = connector id (the
  *   documents were indexed with it, so the search touches one shard).
- * - Filter: compile-filter.ts. When the query is scored, the compiled filter is the only `must`
+ * - Filter: compile-filter.ts; text operators match words behind the connector's tag when the
+ *   index's documents carry tags (format 2). When the query is scored, the compiled filter is the only `must`
  *   clause and `_score` is the reference score; otherwise everything is filter context and the
  *   backend reports 1 for every hit, as the reference does.
  * - Sort: each field key sorts on ONE keyword sort key (derive.ts `sortKeyOf`) whose byte order
@@ -19,7 +20,7 @@ import type { SearchTarget, SortKey } from '../dsl/ast.js';
 import { sortable } from '../reference/order.js';
 import { compileFilter, RECORD_SCOPE, slotRef } from './compile-filter.js';
 import { MISSING_SORT_KEY, sortKeyOf } from './derive.js';
-import { checkTarget, ROOT } from './names.js';
+import { checkTarget, DOC_FORMAT, ROOT, wordTag } from './names.js';
 import { bool, term, type Query } from './query-dsl.js';
 
 /** A compiled search: what `client.search` gets besides the index. */
@@ -51,12 +52,12 @@ export function searchAfterValue(key: SortKey, v: unknown): string | number {
   return sortKeyOf(sortable(v)) ?? MISSING_SORT_KEY[key.dir];
 }
 
-/** The `_search` body of one page. */
-export function compileSearchBody(target: SearchTarget, req: BackendSearch): CompiledSearch {
+/** The `_search` body of one page, for an index holding documents of `format` (names.ts `DOC_FORMAT`). */
+export function compileSearchBody(target: SearchTarget, req: BackendSearch, format = DOC_FORMAT): CompiledSearch {
   checkTarget(target);
   const { query, after, size, connectorId } = req;
   const tenant = term(CONNECTOR_FIELD, connectorId);
-  const filter = query.filter === null ? null : compileFilter(query.filter);
+  const filter = query.filter === null ? null : compileFilter(query.filter, { ...RECORD_SCOPE, wordTag: wordTag(format, connectorId) });
   const scored = query.scored && filter !== null && filter.scored;
   let q: Query;
   if (filter === null) q = bool({ filter: [tenant] });

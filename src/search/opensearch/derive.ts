@@ -12,6 +12,7 @@
  *   w  words of the value's only string candidate     t  [{w}] one group per string candidate,
  *      (flat: the common single-string case)             when there are two or more (nested, so
  *                                                         fuzzy can demand ONE string per match)
+ *      In format 2 (names.ts DOC_FORMAT) every word starts with its connector's tag.
  *   o  sort key of a scalar value (absent for missing, null, arrays, objects)
  * Entries (object and array fields, and their sub-paths) add `k` (the path) and `e` (the object
  * elements of an array, each `{i, x: entries}`), for `any`.
@@ -20,7 +21,7 @@ import type { Scalar, SearchTarget } from '../dsl/ast.js';
 import { textWords } from '../dsl/text.js';
 import { sortable } from '../reference/order.js';
 import { candidates, isJsonObject, isPresent } from '../reference/values.js';
-import { ANY_DEPTH, entryKey, isFlatType, ROOT, SLOT_FIELDS, slotKey, STRING_CAP } from './names.js';
+import { ANY_DEPTH, DOC_FORMAT, entryKey, isFlatType, ROOT, SLOT_FIELDS, slotKey, STRING_CAP, wordTag } from './names.js';
 
 export interface Slot {
   p?: boolean;
@@ -72,12 +73,13 @@ function sortableDoubleHex(x: number): string {
   return bytes.toString('hex');
 }
 
-function words(s: string): string[] {
-  return [...new Set(textWords(s).map(capString))];
+/** The distinct words of a string, each behind the connector's tag (names.ts `wordTag`). */
+function words(s: string, tag: string): string[] {
+  return [...new Set(textWords(s).map(capString))].map((w) => tag + w);
 }
 
-/** The slot of a value (`withSort`: add the sort key; only record-level paths are sortable). */
-export function slotOf(value: unknown, withSort: boolean): Slot {
+/** The slot of a value (`withSort`: add the sort key; only record-level paths are sortable; `tag`: its words' tag). */
+export function slotOf(value: unknown, withSort: boolean, tag = ''): Slot {
   const cands = candidates(value);
   const strings = cands.filter((c): c is string => typeof c === 'string');
   const slot: Slot = { p: isPresent(value) };
@@ -90,8 +92,8 @@ export function slotOf(value: unknown, withSort: boolean): Slot {
     slot.l = strings.map((s) => capString(s.toLowerCase()));
   }
   if (b.length > 0) slot.b = b;
-  if (strings.length === 1) slot.w = words(strings[0] as string);
-  if (strings.length > 1) slot.t = strings.map((s) => ({ w: words(s) }));
+  if (strings.length === 1) slot.w = words(strings[0] as string, tag);
+  if (strings.length > 1) slot.t = strings.map((s) => ({ w: words(s, tag) }));
   const key = withSort ? sortKeyOf(sortable(value)) : null;
   if (key !== null) slot.o = key;
   return slot;
@@ -105,35 +107,37 @@ function pick(slot: Slot, fields: readonly string[]): Slot {
 }
 
 /** Entries of a value at `path` and of every path below it through objects. */
-function entriesAt(value: unknown, path: readonly string[], level: number): Entry[] {
-  const entry: Entry = { k: entryKey(path), ...slotOf(value, level === 0) };
+function entriesAt(value: unknown, path: readonly string[], level: number, tag: string): Entry[] {
+  const entry: Entry = { k: entryKey(path), ...slotOf(value, level === 0, tag) };
   if (Array.isArray(value) && level < ANY_DEPTH) {
-    const elements = value.flatMap((el, i) => (isJsonObject(el) ? [{ i, x: elementEntries(el, level + 1) }] : []));
+    const elements = value.flatMap((el, i) => (isJsonObject(el) ? [{ i, x: elementEntries(el, level + 1, tag) }] : []));
     if (elements.length > 0) entry.e = elements;
   }
-  const below = isJsonObject(value) ? Object.entries(value).flatMap(([k, v]) => entriesAt(v, [...path, k], level)) : [];
+  const below = isJsonObject(value) ? Object.entries(value).flatMap(([k, v]) => entriesAt(v, [...path, k], level, tag)) : [];
   return [entry, ...below];
 }
 
 /** Entries of one array element: its keys are the roots of `any`'s element-relative paths. */
-function elementEntries(element: Record<string, unknown>, level: number): Entry[] {
-  return Object.entries(element).flatMap(([k, v]) => entriesAt(v, [k], level));
+function elementEntries(element: Record<string, unknown>, level: number, tag: string): Entry[] {
+  return Object.entries(element).flatMap(([k, v]) => entriesAt(v, [k], level, tag));
 }
 
-/** The `sx` object of a record. */
+/** The `sx` object of a record, in document `format` (names.ts `DOC_FORMAT`). */
 export function derivedFields(
   target: SearchTarget,
   connectorId: string,
   recordId: string,
   version: string,
   doc: Readonly<Record<string, unknown>>,
+  format = DOC_FORMAT,
 ): Record<string, unknown> {
+  const tag = wordTag(format, connectorId);
   const f: Record<string, Slot> = {};
   const x: Entry[] = [];
   for (const [field, type] of Object.entries(target.searchable)) {
     if (!Object.hasOwn(doc, field) || doc[field] === undefined) continue;
-    if (isFlatType(type)) f[slotKey(field)] = pick(slotOf(doc[field], true), SLOT_FIELDS[type]);
-    else x.push(...entriesAt(doc[field], [field], 0));
+    if (isFlatType(type)) f[slotKey(field)] = pick(slotOf(doc[field], true, tag), SLOT_FIELDS[type]);
+    else x.push(...entriesAt(doc[field], [field], 0, tag));
   }
   return { c: connectorId, id: recordId, v: version, f, x };
 }
@@ -145,6 +149,7 @@ export function indexDocument(
   recordId: string,
   version: string,
   doc: Readonly<Record<string, unknown>>,
+  format = DOC_FORMAT,
 ): Record<string, unknown> {
-  return { ...doc, [ROOT]: derivedFields(target, connectorId, recordId, version, doc) };
+  return { ...doc, [ROOT]: derivedFields(target, connectorId, recordId, version, doc, format) };
 }

@@ -63,6 +63,23 @@ export async function resolveAlias(client: Client, alias: string): Promise<strin
   return (await aliasIndexes(client, alias))[0] ?? null;
 }
 
+/** The document format of an index's mappings (`_meta.sx_format`; 1 for an index made before formats were recorded). */
+export function formatOfMappings(mappings: unknown): number {
+  const format = (mappings as { _meta?: { sx_format?: unknown } } | undefined)?._meta?.sx_format;
+  return typeof format === 'number' && Number.isInteger(format) && format >= 1 ? format : 1;
+}
+
+/** The document format of an index, or null when there is no such index. */
+export async function indexFormat(client: Client, index: string): Promise<number | null> {
+  try {
+    const res = await client.indices.getMapping({ index }, { ignore: [404] });
+    if (res.statusCode === 404) return null;
+    return formatOfMappings((res.body as Record<string, { mappings?: unknown }>)[index]?.mappings);
+  } catch (e) {
+    throw toAppError(e, 'reading the index mapping', `index ${index}`);
+  }
+}
+
 /** Creates a versioned index with the target's settings and mappings; an existing one is fine. */
 export async function createIndex(client: Client, index: string, target: SearchTarget, layout: IndexLayout): Promise<void> {
   try {

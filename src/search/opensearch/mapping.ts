@@ -15,9 +15,10 @@
  *   shared mapping serves every key any connector's data has (no mapping explosion in a shared
  *   index) and `any` can demand ONE element (block join) for the whole inner filter.
  * - `sx` is `dynamic: strict`: a derived field the mapping does not declare is a bug, not data.
+ * - `_meta.sx_format` says which document format (names.ts `DOC_FORMAT`) the index holds.
  */
 import { SEARCH_LIMITS, type SearchTarget } from '../dsl/ast.js';
-import { ANY_DEPTH, checkTarget, isFlatType, ROOT, SLOT_FIELDS, slotKey } from './names.js';
+import { ANY_DEPTH, checkTarget, DOC_FORMAT, isFlatType, ROOT, SLOT_FIELDS, slotKey } from './names.js';
 
 type Mapping = Record<string, unknown>;
 
@@ -54,6 +55,7 @@ export function indexMappings(target: SearchTarget): Mapping {
   }
   return {
     dynamic: false,
+    _meta: { sx_format: DOC_FORMAT },
     _source: { excludes: [ROOT] },
     _routing: { required: true },
     properties: {

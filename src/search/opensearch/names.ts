@@ -35,6 +35,28 @@ export const ANY_DEPTH = 4;
  */
 export const STRING_CAP = 8000;
 
+/**
+ * Format of the derived documents an index holds, kept in its mapping as `_meta.sx_format`
+ * (indexes made before formats were recorded hold format 1). 1: words as they are. 2: every
+ * word behind its connector's tag (wordTag), so that `fuzzy` and `prefix` expand only the
+ * searching connector's words, not those of every connector sharing the index
+ * (bench/README.md, session 40).
+ */
+export const DOC_FORMAT = 2;
+
+/** Code points of a word tag: fuzzy and prefix queries keep them fixed (`prefix_length`). */
+export const WORD_TAG_LENGTH = 6;
+
+/**
+ * The tag a connector's words carry in a document of `format`: 6 base64url characters of the
+ * SHA-1 of its id (empty in format 1). Two connectors may share a tag; the tenant filter on
+ * `sx.c` still separates them, so a tag only narrows what a query expands, never what matches.
+ */
+export function wordTag(format: number, connectorId: string): string {
+  if (format < 2) return '';
+  return createHash('sha1').update(connectorId, 'utf8').digest('base64url').slice(0, WORD_TAG_LENGTH);
+}
+
 /** Flat slot subfields by catalog type (what the mapping declares and the indexer writes). */
 export const SLOT_FIELDS = {
   string: ['p', 's', 'l', 'w', 't', 'o'],

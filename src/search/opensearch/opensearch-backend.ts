@@ -19,9 +19,9 @@ import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
 import { chunkOps, deleteOps, judgeItems, latestChanges, ndjson, upsertOps, type BulkItem, type BulkOp } from './bulk.js';
 import { compileSearchBody, ID_FIELD } from './compile.js';
-import { aliasIndexes, createIndex, highestGeneration, putMapping, resolveAlias, responseOf, searchError, swapAlias, toAppError } from './indices.js';
+import { aliasIndexes, createIndex, formatOfMappings, highestGeneration, indexFormat, putMapping, resolveAlias, responseOf, searchError, swapAlias, toAppError } from './indices.js';
 import { DEFAULT_LAYOUT, type IndexLayout } from './mapping.js';
-import { aliasName, versionedIndexName } from './names.js';
+import { aliasName, DOC_FORMAT, versionedIndexName } from './names.js';
 import { searchTarget } from '../target.js';
 
 export interface OpenSearchBackendOptions {
@@ -44,6 +44,9 @@ export interface OpenSearchBackendOptions {
 
 const DEFAULT_BULK_BYTES = 5 * 1024 * 1024;
 
+/** How long a search trusts the alias's index it read last (about the index's refresh interval). */
+const LIVE_MS = 1000;
+
 interface RawHit {
   readonly _score?: number | null;
   readonly _source?: Record<string, unknown>;
@@ -62,6 +65,10 @@ export class OpenSearchBackend implements SearchBackend {
   private readonly mapped = new Set<string>();
   /** Target of each index this process ensured or created (documents are derived from it). */
   private readonly targets = new Map<string, SearchTarget>();
+  /** Document format of each index name this process knows (a name reused by a new index is re-read by indexIdentity). */
+  private readonly formats = new Map<string, number>();
+  /** The index each alias pointed to when last read, and until when searches may go to it. */
+  private readonly live = new Map<string, { index: string; format: number; until: number }>();
 
   constructor(opts: OpenSearchBackendOptions) {
     this.client = opts.client;
@@ -83,7 +90,10 @@ export class OpenSearchBackend implements SearchBackend {
     const alias = this.aliasOf(target);
     const live = await resolveAlias(this.client, alias);
     if (live !== null) {
-      if (!this.mapped.has(live)) await putMapping(this.client, live, target);
+      if (!this.mapped.has(live)) {
+        await putMapping(this.client, live, target);
+        this.formats.set(live, (await indexFormat(this.client, live)) ?? DOC_FORMAT);
+      }
       this.remember(live, target);
       return live;
     }
@@ -93,6 +103,8 @@ export class OpenSearchBackend implements SearchBackend {
     await createIndex(this.client, index, target, this.layout);
     await swapAlias(this.client, alias, [], index);
     this.remember(index, target);
+    // Its format is not assumed: a lost creation race leaves the winner's index (formatOf reads it).
+    this.formats.delete(index);
     return index;
   }
 
@@ -101,7 +113,9 @@ export class OpenSearchBackend implements SearchBackend {
     let uuid: unknown;
     try {
       const res = await this.client.indices.get({ index });
-      uuid = (res.body as Record<string, { settings?: { index?: { uuid?: unknown } } }>)[index]?.settings?.index?.uuid;
+      const found = (res.body as Record<string, { settings?: { index?: { uuid?: unknown } }; mappings?: unknown }>)[index];
+      uuid = found?.settings?.index?.uuid;
+      if (found !== undefined) this.formats.set(index, formatOfMappings(found.mappings));
     } catch (e) {
       throw toAppError(e, 'reading the index', `index ${index}`);
     }
@@ -116,24 +130,38 @@ export class OpenSearchBackend implements SearchBackend {
   async apply(_db: Db, indexName: string, connectorId: string, changes: readonly IndexChange[]): Promise<readonly RejectedChange[]> {
     const target = this.targetOf(indexName, changes);
     const latest = latestChanges(changes);
-    const rejected = target === null ? [] : await this.sendBulk(upsertOps(target, indexName, connectorId, latest));
+    const rejected = target === null ? [] : await this.sendBulk(upsertOps(target, indexName, connectorId, latest, await this.formatOf(indexName)));
     // A refused upsert would leave the record's previous version searchable, stale: delete it at
     // the refused version, so the record is missing (and reported) rather than wrong.
     const gone = rejected.map((r): IndexChange => ({ recordId: r.recordId, version: r.version, doc: null }));
     return [...rejected, ...(await this.sendBulk(deleteOps(indexName, connectorId, [...latest, ...gone])))];
   }
 
+  /**
+   * Searches the index the alias points to, compiled for that index's document format. The
+   * alias is read at most once per LIVE_MS: after a swap, searches may answer from the previous
+   * index (whole, in its own format) for that long; one deleted meanwhile is read again at once.
+   */
   async search(_db: Db, req: BackendSearch): Promise<BackendHit[]> {
-    const { body, routing } = compileSearchBody(req.target, req);
-    let res;
-    try {
-      res = await this.client.search({ index: this.aliasOf(req.target), routing, body: body as never }, { ignore: [404] });
-    } catch (e) {
-      throw searchError(e);
+    const alias = this.aliasOf(req.target);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const live = await this.liveOf(alias, attempt > 0);
+      if (live === null) return []; // nothing shipped yet: no index behind the alias
+      const { body, routing } = compileSearchBody(req.target, req, live.format);
+      let res;
+      try {
+        res = await this.client.search({ index: live.index, routing, body: body as never }, { ignore: [404] });
+      } catch (e) {
+        throw searchError(e);
+      }
+      if (res.statusCode !== 404) return this.hitsOf(req, res.body.hits?.hits as RawHit[] | undefined);
+      this.live.delete(alias);
     }
-    if (res.statusCode === 404) return []; // nothing shipped yet: no index behind the alias
-    const hits = (res.body.hits?.hits ?? []) as RawHit[];
-    return hits.map((h) => {
+    return [];
+  }
+
+  private hitsOf(req: BackendSearch, raw: readonly RawHit[] | undefined): BackendHit[] {
+    return (raw ?? []).map((h) => {
       const hit = { id: String(h.fields?.[ID_FIELD]?.[0]), score: req.query.scored ? Number(h._score ?? 0) : 1, doc: h._source ?? {} };
       return { ...hit, sortValues: sortValuesOf(req.query.sort, hit) };
     });
@@ -151,6 +179,7 @@ export class OpenSearchBackend implements SearchBackend {
     const next = versionedIndexName(target, (await highestGeneration(this.client, alias)) + 1, this.prefix);
     await createIndex(this.client, next, target, this.layout);
     this.remember(next, target);
+    this.formats.set(next, DOC_FORMAT);
     await ship(next);
     // What was shipped becomes searchable before the alias points at it; otherwise searches
     // answer with nothing until the next periodic refresh (seen on a real engine: 0 hits).
@@ -159,10 +188,34 @@ export class OpenSearchBackend implements SearchBackend {
     // while this was shipping, and the alias must leave every other index.
     const previous = (await aliasIndexes(this.client, alias)).filter((i) => i !== next);
     await swapAlias(this.client, alias, previous, next);
+    this.live.delete(alias);
     if (opts.dropOld === true) {
       for (const old of previous) await this.client.indices.delete({ index: old }).catch((e: unknown) => Promise.reject(toAppError(e, 'deleting an old index', `index ${old}`)));
     }
     return next;
+  }
+
+  /** The index an alias points to and its format, read again once LIVE_MS passed (or when `fresh`). */
+  private async liveOf(alias: string, fresh: boolean): Promise<{ index: string; format: number } | null> {
+    const known = this.live.get(alias);
+    if (!fresh && known !== undefined && known.until > Date.now()) return known;
+    const index = await resolveAlias(this.client, alias);
+    if (index === null) return null;
+    const format = (await indexFormat(this.client, index)) ?? DOC_FORMAT;
+    this.formats.set(index, format);
+    const live = { index, format, until: Date.now() + LIVE_MS };
+    this.live.set(alias, live);
+    return live;
+  }
+
+  /** The document format of an index, read once per name (indexIdentity re-reads it); a missing index gets the current one. */
+  private async formatOf(index: string): Promise<number> {
+    const known = this.formats.get(index);
+    if (known !== undefined) return known;
+    const format = await indexFormat(this.client, index);
+    if (format === null) return DOC_FORMAT;
+    this.formats.set(index, format);
+    return format;
   }
 
   private remember(index: string, target: SearchTarget): void {

@@ -25,12 +25,13 @@ export const wildcard = (field: string, value: string): Query => ({ wildcard: { 
 export const prefix = (field: string, value: string): Query => ({ prefix: { [field]: { value } } });
 
 /**
- * Levenshtein (no transpositions) within `edits`, from the first character. `constant_score`
- * rewrite visits EVERY matching term: the default top-terms rewrite keeps only `max_expansions`
- * (50) terms of the whole shared index and would silently drop matches.
+ * Levenshtein (no transpositions) within `edits`, after `prefixLength` code points that must
+ * match exactly (a word tag). `constant_score` rewrite visits EVERY matching term: the default
+ * top-terms rewrite keeps only `max_expansions` (50) terms of the whole shared index and would
+ * silently drop matches.
  */
-export const fuzzy = (field: string, value: string, edits: number): Query => ({
-  fuzzy: { [field]: { value, fuzziness: edits, prefix_length: 0, transpositions: false, rewrite: 'constant_score' } },
+export const fuzzy = (field: string, value: string, edits: number, prefixLength = 0): Query => ({
+  fuzzy: { [field]: { value, fuzziness: edits, prefix_length: prefixLength, transpositions: false, rewrite: 'constant_score' } },
 });
 
 /** A query whose score is exactly `boost` when it matches. */

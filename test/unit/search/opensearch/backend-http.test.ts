@@ -9,6 +9,7 @@ import type { IndexChange } from '../../../../src/search/backend.js';
 import { compileSearchBody } from '../../../../src/search/opensearch/compile.js';
 import { indexMappings, indexSettings } from '../../../../src/search/opensearch/mapping.js';
 import { OpenSearchBackend } from '../../../../src/search/opensearch/opensearch-backend.js';
+import { DOC_FORMAT, WORD_TAG_LENGTH, wordTag } from '../../../../src/search/opensearch/names.js';
 import { customers, parse } from '../fixtures.js';
 import { fakeOpenSearch, ndjsonLines, type FakeOpenSearch } from './fake-http.js';
 
@@ -31,10 +32,12 @@ afterEach(() => os.close());
 const ok = (op: 'index' | 'delete', status = 201, result = 'created') => ({ [op]: { _index: INDEX, status, result } });
 const bulkReply = (items: object[]) => ({ status: 200, body: { took: 1, errors: items.some((i) => Object.values(i)[0].status >= 300), items } });
 const aliasReply = { status: 200, body: { [INDEX]: { aliases: { payments__customers: {} } } } };
+/** GET <index>/_mapping of an index in document `format` (1: made before formats were recorded, no `_meta`). */
+const mappingReply = (format: number, index = INDEX) => ({ status: 200, body: { [index]: { mappings: format === 1 ? {} : { _meta: { sx_format: format } } } } });
 
-/** ensureIndex against an existing alias: GET alias, then PUT mapping (once per process). */
-async function ensureExisting(): Promise<void> {
-  os.replies.push(aliasReply, { status: 200, body: { acknowledged: true } });
+/** ensureIndex against an existing alias: GET alias, then PUT mapping and GET its format (once per process). */
+async function ensureExisting(format = DOC_FORMAT): Promise<void> {
+  os.replies.push(aliasReply, { status: 200, body: { acknowledged: true } }, mappingReply(format));
   expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
   os.requests.length = 0;
 }
@@ -64,6 +67,22 @@ describe('apply', () => {
       { delete: { _index: INDEX, _id: 'conn-1:cus_2', routing: CONN, version: 6, version_type: 'external' } },
     ]);
     expect(upserts?.query).toEqual({});
+  });
+
+  it("derives documents in the index's own format: words behind the connector's tag, or as they are in an index made before formats", async () => {
+    const words = async (format: number) => {
+      const fresh = new OpenSearchBackend({ client: os.client });
+      os.requests.length = 0;
+      os.replies.push(aliasReply, { status: 200, body: { acknowledged: true } }, mappingReply(format), bulkReply([ok('index')]));
+      await fresh.ensureIndex(db, customers);
+      await fresh.apply(db, INDEX, CONN, [change('cus_1', '1', { name: 'Ada Lovelace' })]);
+      const [, source] = ndjsonLines(os.requests[3]?.body ?? '') as [unknown, Record<string, any>];
+      return source.sx.f.name.w as string[];
+    };
+    expect(await words(1)).toEqual(['ada', 'lovelace']);
+    const tag = wordTag(DOC_FORMAT, CONN);
+    expect(tag).toHaveLength(WORD_TAG_LENGTH);
+    expect(await words(DOC_FORMAT)).toEqual([`${tag}ada`, `${tag}lovelace`]);
   });
 
   it('keeps only the newest change of a record: a later tombstone wins over an earlier upsert', async () => {
@@ -138,8 +157,9 @@ describe('apply', () => {
     const docs = Array.from({ length: 6 }, (_, i) => change(`cus_${i}`, String(i + 1), { name: 'x'.repeat(300) }));
     const tooLarge = { status: 413, body: { error: { type: 'content_too_long_exception', reason: 'Request size exceeded' }, status: 413 } };
     // Three requests of two documents each; the cluster refuses the first, which goes again as two.
-    os.replies.push(tooLarge, bulkReply([ok('index')]), bulkReply([ok('index')]), bulkReply([ok('index'), ok('index')]), bulkReply([ok('index'), ok('index')]));
+    os.replies.push(mappingReply(DOC_FORMAT), tooLarge, bulkReply([ok('index')]), bulkReply([ok('index')]), bulkReply([ok('index'), ok('index')]), bulkReply([ok('index'), ok('index')]));
     await small.apply(db, INDEX, CONN, docs);
+    expect(os.requests.shift()?.path).toBe(`/${INDEX}/_mapping`);
     const sent = os.requests.map((r) => ndjsonLines(r.body).filter((_, i) => i % 2 === 0).map((l) => (l as { index: { _id: string } }).index._id));
     expect(sent).toEqual([['conn-1:cus_0', 'conn-1:cus_1'], ['conn-1:cus_0'], ['conn-1:cus_1'], ['conn-1:cus_2', 'conn-1:cus_3'], ['conn-1:cus_4', 'conn-1:cus_5']]);
     expect(os.requests.every((r) => Buffer.byteLength(r.body) <= 3600)).toBe(true);
@@ -157,9 +177,10 @@ describe('apply', () => {
   });
 
   it('knows the target of a catalog index it has not ensured from the index name', async () => {
-    os.replies.push(bulkReply([ok('index')]));
+    os.replies.push(mappingReply(DOC_FORMAT), bulkReply([ok('index')]));
     await backend.apply(db, INDEX, CONN, [change('cus_1', '1', { email: 'a@b.c', balance: 5 })]);
-    const [, source] = ndjsonLines(os.requests[0]?.body ?? '') as [unknown, Record<string, any>];
+    expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual([`GET /${INDEX}/_mapping`, 'POST /_bulk']);
+    const [, source] = ndjsonLines(os.requests[1]?.body ?? '') as [unknown, Record<string, any>];
     expect(source.sx.f).toEqual({ email: expect.objectContaining({ s: ['a@b.c'] }), balance: { p: true, n: [5], o: expect.any(String) } });
     await expect(backend.apply(db, 'elsewhere', CONN, [change('x', '1', {})])).rejects.toMatchObject({ code: 'internal' });
   });
@@ -201,11 +222,11 @@ describe('index administration', () => {
     expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
   });
 
-  it('an existing alias: its index, with the mapping brought up to date once per process', async () => {
-    os.replies.push(aliasReply, { status: 200, body: { acknowledged: true } }, aliasReply);
+  it('an existing alias: its index, with the mapping brought up to date and its format read once per process', async () => {
+    os.replies.push(aliasReply, { status: 200, body: { acknowledged: true } }, mappingReply(DOC_FORMAT), aliasReply);
     expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
     expect(await backend.ensureIndex(db, customers)).toBe(INDEX);
-    expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /_alias/payments__customers', `POST /${INDEX}/_mapping`, 'GET /_alias/payments__customers']);
+    expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /_alias/payments__customers', `POST /${INDEX}/_mapping`, `GET /${INDEX}/_mapping`, 'GET /_alias/payments__customers']);
     expect(JSON.parse(os.requests[1]?.body ?? '')).toEqual({ properties: (indexMappings(customers) as any).properties });
     os.replies.push({ status: 404, body: { error: 'alias missing', status: 404 } });
     expect(await backend.liveIndex(db, customers)).toBeNull();
@@ -245,8 +266,11 @@ describe('index administration', () => {
 describe('search', () => {
   const query = parse({ query: { filter: { keyword: { name: 'ann' } }, sort: [{ age: 'desc' }] }, limit: 2 });
   const req = { target: customers, connectorId: CONN, query, after: null, size: 3 };
+  /** The alias and its index's format, read before a search (then trusted for a second). */
+  const live = (format = DOC_FORMAT) => os.replies.push(aliasReply, mappingReply(format));
 
-  it('sends the compiled body to the alias with the connector routing; maps hits with reference sort values', async () => {
+  it("sends the body compiled for the alias's index and its format to that index, with the connector routing; maps hits with reference sort values", async () => {
+    live();
     os.replies.push({
       status: 200,
       body: {
@@ -260,9 +284,9 @@ describe('search', () => {
       },
     });
     const hits = await backend.search(db, req);
-    expect(os.requests[0]?.path).toBe('/payments__customers/_search');
-    expect(os.requests[0]?.query).toEqual({ routing: CONN });
-    expect(JSON.parse(os.requests[0]?.body ?? '')).toEqual(compileSearchBody(customers, req).body);
+    expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /_alias/payments__customers', `GET /${INDEX}/_mapping`, `POST /${INDEX}/_search`]);
+    expect(os.requests[2]?.query).toEqual({ routing: CONN });
+    expect(JSON.parse(os.requests[2]?.body ?? '')).toEqual(compileSearchBody(customers, req, DOC_FORMAT).body);
     expect(hits).toEqual([
       { id: 'b', score: 2, doc: { name: 'Ann Ann', age: 40 }, sortValues: [40, 'b'] },
       { id: 'a', score: 1, doc: { name: 'ann' }, sortValues: [null, 'a'] },
@@ -270,17 +294,37 @@ describe('search', () => {
   });
 
   it('no index yet: no hits', async () => {
-    os.replies.push({ status: 404, body: { error: { type: 'index_not_found_exception', reason: 'no such index' }, status: 404 } });
+    os.replies.push({ status: 404, body: { error: 'alias [payments__customers] missing', status: 404 } });
     expect(await backend.search(db, req)).toEqual([]);
   });
 
+  it('an index made before formats were recorded gets untagged words; the alias is trusted for a second, and read again when its index is gone', async () => {
+    const empty = { status: 200, body: { hits: { hits: [] } } };
+    live(1);
+    os.replies.push(empty, empty);
+    await backend.search(db, req);
+    await backend.search(db, req);
+    expect(JSON.parse(os.requests[2]?.body ?? '')).toEqual(compileSearchBody(customers, req, 1).body);
+    expect(os.requests[2]?.body).toContain('"sx.f.name.w":"ann"');
+    expect(os.requests[3]?.path).toBe(`/${INDEX}/_search`);
+    // Deleted since (a reindex with dropOld): the alias now points at generation 2, in format 2.
+    const next = 'payments__customers__2';
+    os.replies.push({ status: 404, body: { error: { type: 'index_not_found_exception', reason: 'no such index' }, status: 404 } });
+    os.replies.push({ status: 200, body: { [next]: { aliases: { payments__customers: {} } } } }, mappingReply(DOC_FORMAT, next), empty);
+    expect(await backend.search(db, req)).toEqual([]);
+    expect(os.requests.slice(4).map((r) => `${r.method} ${r.path}`)).toEqual([`POST /${INDEX}/_search`, 'GET /_alias/payments__customers', `GET /${next}/_mapping`, `POST /${next}/_search`]);
+    expect(JSON.parse(os.requests[7]?.body ?? '')).toEqual(compileSearchBody(customers, req, DOC_FORMAT).body);
+  });
+
   it('an unscored query reports score 1 for every hit', async () => {
+    live();
     os.replies.push({ status: 200, body: { hits: { hits: [{ _score: null, _source: {}, fields: { 'sx.id': ['z'] } }] } } });
     const plain = parse({ query: { filter: { eq: { name: 'x' } } } });
     expect(await backend.search(db, { ...req, query: plain })).toEqual([{ id: 'z', score: 1, doc: {}, sortValues: ['z'] }]);
   });
 
   it('a query beyond a Lucene limit (wildcard automaton, clause count) is invalid_query, not a server fault', async () => {
+    live();
     os.replies.push({
       status: 400,
       body: { error: { type: 'search_phase_execution_exception', root_cause: [{ type: 'too_complex_to_determinize_exception', reason: 'too many states' }] }, status: 400 },
@@ -289,6 +333,7 @@ describe('search', () => {
   });
 
   it('a cluster failure is a retryable unavailable error whose message names no cluster internals (they are in its detail)', async () => {
+    live();
     os.replies.push({ status: 503, body: { error: { type: 'search_phase_execution_exception', reason: 'all shards of [idx_internal_7] failed' }, status: 503 } });
     const err = (await backend.search(db, req).catch((e: unknown) => e)) as AppError;
     expect(err).toMatchObject({ code: 'unavailable', retryable: true, message: 'OpenSearch is unavailable (a search); try again' });

@@ -159,7 +159,7 @@ describe('compileSearchBody', () => {
                                           "boost": 1,
                                           "filter": {
                                             "term": {
-                                              "sx.f.name.w": "jon",
+                                              "sx.f.name.w": "5dUW8Bjon",
                                             },
                                           },
                                         },
@@ -170,7 +170,7 @@ describe('compileSearchBody', () => {
                                           "filter": {
                                             "prefix": {
                                               "sx.f.name.w": {
-                                                "value": "jon",
+                                                "value": "5dUW8Bjon",
                                               },
                                             },
                                           },
@@ -183,10 +183,10 @@ describe('compileSearchBody', () => {
                                             "fuzzy": {
                                               "sx.f.name.w": {
                                                 "fuzziness": 1,
-                                                "prefix_length": 0,
+                                                "prefix_length": 6,
                                                 "rewrite": "constant_score",
                                                 "transpositions": false,
-                                                "value": "jon",
+                                                "value": "5dUW8Bjon",
                                               },
                                             },
                                           },
@@ -213,7 +213,7 @@ describe('compileSearchBody', () => {
                                               "boost": 1,
                                               "filter": {
                                                 "term": {
-                                                  "sx.f.name.t.w": "jon",
+                                                  "sx.f.name.t.w": "5dUW8Bjon",
                                                 },
                                               },
                                             },
@@ -224,7 +224,7 @@ describe('compileSearchBody', () => {
                                               "filter": {
                                                 "prefix": {
                                                   "sx.f.name.t.w": {
-                                                    "value": "jon",
+                                                    "value": "5dUW8Bjon",
                                                   },
                                                 },
                                               },
@@ -237,10 +237,10 @@ describe('compileSearchBody', () => {
                                                 "fuzzy": {
                                                   "sx.f.name.t.w": {
                                                     "fuzziness": 1,
-                                                    "prefix_length": 0,
+                                                    "prefix_length": 6,
                                                     "rewrite": "constant_score",
                                                     "transpositions": false,
-                                                    "value": "jon",
+                                                    "value": "5dUW8Bjon",
                                                   },
                                                 },
                                               },
@@ -307,7 +307,7 @@ describe('compileSearchBody', () => {
                                                                   "boost": 1,
                                                                   "filter": {
                                                                     "term": {
-                                                                      "sx.x.e.x.w": "lamp",
+                                                                      "sx.x.e.x.w": "5dUW8Blamp",
                                                                     },
                                                                   },
                                                                 },
@@ -328,7 +328,7 @@ describe('compileSearchBody', () => {
                                                                       "boost": 1,
                                                                       "filter": {
                                                                         "term": {
-                                                                          "sx.x.e.x.t.w": "lamp",
+                                                                          "sx.x.e.x.t.w": "5dUW8Blamp",
                                                                         },
                                                                       },
                                                                     },

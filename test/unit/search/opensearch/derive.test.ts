@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareScalars } from '../../../../src/search/reference/order.js';
 import { capString, indexDocument, MISSING_SORT_KEY, slotOf, sortKeyOf } from '../../../../src/search/opensearch/derive.js';
-import { STRING_CAP } from '../../../../src/search/opensearch/names.js';
+import { DOC_FORMAT, STRING_CAP, wordTag } from '../../../../src/search/opensearch/names.js';
 import { customers, rng } from '../fixtures.js';
 
 describe('indexDocument', () => {
@@ -46,8 +46,8 @@ describe('indexDocument', () => {
               "cus_1",
             ],
             "w": [
-              "cus",
-              "1",
+              "eNvs8gcus",
+              "eNvs8g1",
             ],
           },
           "name": {
@@ -60,9 +60,9 @@ describe('indexDocument', () => {
               "Ann-Marie Café",
             ],
             "w": [
-              "ann",
-              "marie",
-              "café",
+              "eNvs8gann",
+              "eNvs8gmarie",
+              "eNvs8gcafé",
             ],
           },
         },
@@ -84,7 +84,7 @@ describe('indexDocument', () => {
               "Paris",
             ],
             "w": [
-              "paris",
+              "eNvs8gparis",
             ],
           },
           {
@@ -110,8 +110,8 @@ describe('indexDocument', () => {
               "1 rue",
             ],
             "w": [
-              "1",
-              "rue",
+              "eNvs8g1",
+              "eNvs8grue",
             ],
           },
           {
@@ -129,13 +129,13 @@ describe('indexDocument', () => {
             "t": [
               {
                 "w": [
-                  "vip",
+                  "eNvs8gvip",
                 ],
               },
               {
                 "w": [
-                  "early",
-                  "bird",
+                  "eNvs8gearly",
+                  "eNvs8gbird",
                 ],
               },
             ],
@@ -156,8 +156,8 @@ describe('indexDocument', () => {
                       "A-1",
                     ],
                     "w": [
-                      "a",
-                      "1",
+                      "eNvs8ga",
+                      "eNvs8g1",
                     ],
                   },
                   {
@@ -188,7 +188,7 @@ describe('indexDocument', () => {
                               "B",
                             ],
                             "w": [
-                              "b",
+                              "eNvs8gb",
                             ],
                           },
                         ],
@@ -209,7 +209,7 @@ describe('indexDocument', () => {
               "stray",
             ],
             "w": [
-              "stray",
+              "eNvs8gstray",
             ],
           },
         ],
@@ -225,6 +225,22 @@ describe('indexDocument', () => {
       active: { p: false },
       balance: { p: true, n: [1, 2] },
     });
+  });
+});
+
+describe('word tags (document format 2)', () => {
+  it("puts every word, flat, grouped and in nested entries and elements, behind the connector's tag; format 1 keeps words as they are", () => {
+    const doc = { name: 'Ada Lovelace', tags: ['a b', 'c'], address: { city: 'Pro Max' }, orders: [{ sku: 'Lamp 1' }] };
+    const tag = wordTag(DOC_FORMAT, 'conn-1');
+    const all = (sx: unknown): string[] => JSON.stringify(sx).match(/"w":\[[^\]]*\]/g)?.flatMap((m) => JSON.parse(m.slice(4)) as string[]) ?? [];
+    const tagged = all(indexDocument(customers, 'conn-1', 'r', '1', doc).sx);
+    const plain = all(indexDocument(customers, 'conn-1', 'r', '1', doc, 1).sx);
+    expect(plain.length).toBeGreaterThan(0);
+    expect(tagged).toEqual(plain.map((w) => tag + w));
+    expect(plain).toEqual(expect.arrayContaining(['ada', 'lovelace', 'a', 'b', 'c', 'pro', 'max', 'lamp']));
+    // Another connector's tag differs (a shared tag would still be separated by sx.c).
+    expect(wordTag(DOC_FORMAT, 'conn-2')).not.toBe(tag);
+    expect(wordTag(1, 'conn-1')).toBe('');
   });
 });
 
