@@ -262,6 +262,11 @@ function manyEntitiesProbes(all: readonly Case[], connector: Connector, small: {
   ];
 }
 
+/** A read of the answer's rows by primary key, as text: the least any plan of any search answering them does in Postgres. */
+function answerRowsByKey(connector: Connector, ids: readonly string[]): CapturedStatement {
+  return { sql: 'select record_id, data from records where connector_id = $1 and entity = $2 and record_id = any($3::text[]) and deleted_at is null', parameters: [connector.id, 'customers', [...ids]] };
+}
+
 /** The statements one search of `c` runs (after a warm-up run), as the best-case route replays them. */
 async function capturedStatements(databaseUrl: string, deps: Parameters<typeof runSearch>[0], connector: Connector, c: Case): Promise<CapturedStatement[]> {
   const captured: CapturedStatement[] = [];
@@ -288,12 +293,14 @@ async function floorFigures(databaseUrl: string, deps: Parameters<typeof runSear
   const bytes = Buffer.byteLength(JSON.stringify(answer));
   const statements = await capturedStatements(databaseUrl, deps, connector, c);
   const floor = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer));
+  const least = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer, [answerRowsByKey(connector, answer.hits.map((h) => h.id))]));
   const best = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer, statements));
   const alone = summarize(await statementsAlone(databaseUrl, statements, Math.max(reps, 100)));
-  log(`  HTTP floor (bare fastify, 2 × select 1, the answer of ${label}: ${answer.hits.length} hits, ${bytes} bytes): p50 ${round(floor.p50)} p95 ${round(floor.p95)} ms; best case (its ${statements.length} statements, text): p50 ${round(best.p50)} p95 ${round(best.p95)} ms; those statements alone in process: p50 ${round(alone.p50)} p95 ${round(alone.p95)} ms`);
+  log(`  HTTP floor (bare fastify, 2 × select 1, the answer of ${label}: ${answer.hits.length} hits, ${bytes} bytes): p50 ${round(floor.p50)} p95 ${round(floor.p95)} ms; least plan (its rows by primary key): p50 ${round(least.p50)} p95 ${round(least.p95)} ms; best case (its ${statements.length} statements, text): p50 ${round(best.p50)} p95 ${round(best.p95)} ms; those statements alone in process: p50 ${round(alone.p50)} p95 ${round(alone.p95)} ms`);
   const figure = (name: string, t: typeof floor, note: string): Figure => ({ group: 'search', name: `${name}, the answer of ${label} p95`, unit: 'ms', value: round(t.p95), baseline: null, ratio: null, target: 'report', pass: null, note: `p50 ${round(t.p50)} p99 ${round(t.p99)}; ${answer.hits.length} hits, ${bytes} bytes; ${note}` });
   return [
     figure('HTTP floor: bare fastify route, 2 × select 1', floor, "the execute endpoint's statements as select 1, same agent, body and answer"),
+    figure(`HTTP least plan: bare fastify route, select 1 and the answer's ${answer.hits.length} rows read by primary key`, least, 'what any plan must do at least: read the rows it answers with, found without searching; same agent, body and answer'),
     figure(`HTTP best case: bare fastify route, select 1 and the search's ${statements.length} statements read as text`, best, 'no syncdex code, no document parsed or re-serialized; same agent, body and answer'),
     figure(`SQL alone: the search's ${statements.length} statements, in process, read as text`, alone, 'the limit under the in-process figure: the same statements with nothing around them'),
   ];

@@ -69,6 +69,8 @@ export class OpenSearchBackend implements SearchBackend {
   private readonly formats = new Map<string, number>();
   /** The index each alias pointed to when last read, and until when searches may go to it. */
   private readonly live = new Map<string, { index: string; format: number; until: number }>();
+  /** Reads of an alias under way: searches arriving meanwhile share one. */
+  private readonly reading = new Map<string, Promise<{ index: string; format: number } | null>>();
 
   constructor(opts: OpenSearchBackendOptions) {
     this.client = opts.client;
@@ -199,6 +201,14 @@ export class OpenSearchBackend implements SearchBackend {
   private async liveOf(alias: string, fresh: boolean): Promise<{ index: string; format: number } | null> {
     const known = this.live.get(alias);
     if (!fresh && known !== undefined && known.until > Date.now()) return known;
+    const under = this.reading.get(alias);
+    if (under !== undefined && !fresh) return under;
+    const read = this.readLive(alias).finally(() => this.reading.delete(alias));
+    this.reading.set(alias, read);
+    return read;
+  }
+
+  private async readLive(alias: string): Promise<{ index: string; format: number } | null> {
     const index = await resolveAlias(this.client, alias);
     if (index === null) return null;
     const format = (await indexFormat(this.client, index)) ?? DOC_FORMAT;

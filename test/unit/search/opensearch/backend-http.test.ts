@@ -316,6 +316,14 @@ describe('search', () => {
     expect(JSON.parse(os.requests[7]?.body ?? '')).toEqual(compileSearchBody(customers, req, DOC_FORMAT).body);
   });
 
+  it('searches arriving together share one read of the alias', async () => {
+    live();
+    const empty = { status: 200, body: { hits: { hits: [] } } };
+    os.replies.push(empty, empty, empty);
+    await Promise.all([backend.search(db, req), backend.search(db, req), backend.search(db, req)]);
+    expect(os.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /_alias/payments__customers', `GET /${INDEX}/_mapping`, ...Array(3).fill(`POST /${INDEX}/_search`)]);
+  });
+
   it('an unscored query reports score 1 for every hit', async () => {
     live();
     os.replies.push({ status: 200, body: { hits: { hits: [{ _score: null, _source: {}, fields: { 'sx.id': ['z'] } }] } } });
