@@ -12,7 +12,7 @@ import { cases } from '../conformance/cases.js';
 import { records, target } from '../conformance/dataset.js';
 import { openSearchPage, shipDeletes, shipRecords } from '../conformance/opensearch-page.js';
 import { collect, referencePage, type PageFn } from '../conformance/run-case.js';
-import { deleteIndexes, realOpenSearch, testPrefix } from './helpers/real-opensearch.js';
+import { realOpenSearch, releaseOpenSearch, testPrefix } from './helpers/real-opensearch.js';
 
 const url = realOpenSearch('OpenSearch conformance');
 
@@ -35,11 +35,7 @@ describe.skipIf(url === null)('OpenSearch backend = conformance table and refere
     page = openSearchPage(backend, target, connector);
   }, 300_000);
 
-  afterAll(async () => {
-    if (client === undefined) return;
-    await deleteIndexes(client, prefix);
-    await client.close();
-  }, 120_000);
+  afterAll(() => releaseOpenSearch(client, prefix), 120_000);
 
   // docs/search-decisions.md 37: filters inside the contract's bounds that OpenSearch's clause
   // limit refuses. Pinned so a change in either direction is seen.

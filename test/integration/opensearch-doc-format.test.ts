@@ -16,7 +16,7 @@ import { cases } from '../conformance/cases.js';
 import { records, target } from '../conformance/dataset.js';
 import { openSearchPage } from '../conformance/opensearch-page.js';
 import { collect, referencePage, type PageFn } from '../conformance/run-case.js';
-import { deleteIndexes, realOpenSearch, testPrefix } from './helpers/real-opensearch.js';
+import { realOpenSearch, releaseOpenSearch, testPrefix } from './helpers/real-opensearch.js';
 
 const url = realOpenSearch('OpenSearch document formats');
 const noDb = undefined as unknown as Db;
@@ -65,11 +65,7 @@ describe.skipIf(url === null)('OpenSearch document formats', () => {
     await ship(writer, legacy);
   }, 300_000);
 
-  afterAll(async () => {
-    if (client === undefined) return;
-    await deleteIndexes(client, prefix);
-    await client.close();
-  }, 120_000);
+  afterAll(() => releaseOpenSearch(client, prefix), 120_000);
 
   it('an index without a recorded format is written and searched with untagged words, exactly', async () => {
     expect(await hitsOfTerm(legacy, 'lovelace')).toBeGreaterThan(0);

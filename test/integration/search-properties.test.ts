@@ -15,7 +15,7 @@ import { loadOpenSearch } from '../conformance/opensearch-page.js';
 import { loadPostgres } from '../conformance/postgres-page.js';
 import { collect, type PageFn } from '../conformance/run-case.js';
 import { migratedDatabase } from './helpers/fresh-db.js';
-import { deleteIndexes, realOpenSearch, testPrefix } from './helpers/real-opensearch.js';
+import { realOpenSearch, releaseOpenSearch, testPrefix } from './helpers/real-opensearch.js';
 
 const DATASETS = 60;
 const QUERIES_PER_DATASET = 20;
@@ -40,7 +40,7 @@ async function openSearchLoader(url: string): Promise<Loader> {
   const client = new Client({ node: url });
   const prefix = testPrefix();
   const backend = new OpenSearchBackend({ client, prefix, refresh: true, layout: { shards: 2, replicas: 0 } });
-  return { load: (recs) => loadOpenSearch(backend, target, recs), close: async () => (await deleteIndexes(client, prefix), await client.close()) };
+  return { load: (recs) => loadOpenSearch(backend, target, recs), close: () => releaseOpenSearch(client, prefix) };
 }
 
 const osUrl = realOpenSearch('OpenSearch random search properties');

@@ -24,3 +24,10 @@ export async function deleteIndexes(client: Client, prefix: string): Promise<voi
   const made = await client.indices.get({ index: `${prefix}*` }).catch(() => null);
   for (const index of Object.keys(made?.body ?? {})) await client.indices.delete({ index }).catch(() => undefined);
 }
+
+/** What a test file made, released: its indexes deleted, its client closed (nothing when it never connected). */
+export async function releaseOpenSearch(client: Client | undefined, prefix: string): Promise<void> {
+  if (client === undefined) return;
+  await deleteIndexes(client, prefix);
+  await client.close();
+}
