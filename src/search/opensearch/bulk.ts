@@ -9,7 +9,7 @@ import { AppError } from '../../errors.js';
 import type { IndexChange } from '../backend.js';
 import type { SearchTarget } from '../dsl/ast.js';
 import { indexDocument } from './derive.js';
-import { DOC_FORMAT, documentId } from './names.js';
+import { DOC_FORMAT, documentId, wordTag } from './names.js';
 
 /** One bulk operation: its action line and, for `index`, its source line. */
 export interface BulkOp {
@@ -44,9 +44,10 @@ function actionLine(op: 'index' | 'delete', index: string, connectorId: string, 
 
 /** `index` operations (projection + derived fields in the index's document `format`), routed by connector id. */
 export function upsertOps(target: SearchTarget, index: string, connectorId: string, changes: readonly IndexChange[], format = DOC_FORMAT): BulkOp[] {
+  const tag = wordTag(format, connectorId);
   return changes.flatMap((c) => {
     if (c.doc === null) return [];
-    const source = indexDocument(target, connectorId, c.recordId, c.version, c.doc, format);
+    const source = indexDocument(target, connectorId, c.recordId, c.version, c.doc, tag);
     return [{ recordId: c.recordId, version: c.version, lines: [actionLine('index', index, connectorId, c), JSON.stringify(source)] }];
   });
 }

@@ -4,9 +4,9 @@
  * - Tenant: `sx.c` = connector id in `bool.filter`, always, plus `routing` = connector id (the
  *   documents were indexed with it, so the search touches one shard).
  * - Filter: compile-filter.ts; text operators match words behind the connector's tag when the
- *   index's documents carry tags (format 2). When the query is scored, the compiled filter is the only `must`
- *   clause and `_score` is the reference score; otherwise everything is filter context and the
- *   backend reports 1 for every hit, as the reference does.
+ *   index's documents carry tags (format 2). When the query is scored, the compiled filter is
+ *   the only `must` clause and `_score` is the reference score; otherwise everything is filter
+ *   context and the backend reports 1 for every hit, as the reference does.
  * - Sort: each field key sorts on ONE keyword sort key (derive.ts `sortKeyOf`) whose byte order
  *   is the reference order across JSON types (numbers < strings < booleans), with `missing` set
  *   to a key beyond every present value in the key's direction: missing last both ways, and a

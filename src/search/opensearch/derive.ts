@@ -122,16 +122,15 @@ function elementEntries(element: Record<string, unknown>, level: number, tag: st
   return Object.entries(element).flatMap(([k, v]) => entriesAt(v, [k], level, tag));
 }
 
-/** The `sx` object of a record, in document `format` (names.ts `DOC_FORMAT`). */
+/** The `sx` object of a record, its words behind `tag` (names.ts `wordTag`: the caller computes it once per connector). */
 export function derivedFields(
   target: SearchTarget,
   connectorId: string,
   recordId: string,
   version: string,
   doc: Readonly<Record<string, unknown>>,
-  format = DOC_FORMAT,
+  tag = wordTag(DOC_FORMAT, connectorId),
 ): Record<string, unknown> {
-  const tag = wordTag(format, connectorId);
   const f: Record<string, Slot> = {};
   const x: Entry[] = [];
   for (const [field, type] of Object.entries(target.searchable)) {
@@ -149,7 +148,7 @@ export function indexDocument(
   recordId: string,
   version: string,
   doc: Readonly<Record<string, unknown>>,
-  format = DOC_FORMAT,
+  tag = wordTag(DOC_FORMAT, connectorId),
 ): Record<string, unknown> {
-  return { ...doc, [ROOT]: derivedFields(target, connectorId, recordId, version, doc, format) };
+  return { ...doc, [ROOT]: derivedFields(target, connectorId, recordId, version, doc, tag) };
 }

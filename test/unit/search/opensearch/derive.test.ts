@@ -234,7 +234,7 @@ describe('word tags (document format 2)', () => {
     const tag = wordTag(DOC_FORMAT, 'conn-1');
     const all = (sx: unknown): string[] => JSON.stringify(sx).match(/"w":\[[^\]]*\]/g)?.flatMap((m) => JSON.parse(m.slice(4)) as string[]) ?? [];
     const tagged = all(indexDocument(customers, 'conn-1', 'r', '1', doc).sx);
-    const plain = all(indexDocument(customers, 'conn-1', 'r', '1', doc, 1).sx);
+    const plain = all(indexDocument(customers, 'conn-1', 'r', '1', doc, wordTag(1, 'conn-1')).sx);
     expect(plain.length).toBeGreaterThan(0);
     expect(tagged).toEqual(plain.map((w) => tag + w));
     expect(plain).toEqual(expect.arrayContaining(['ada', 'lovelace', 'a', 'b', 'c', 'pro', 'max', 'lamp']));
