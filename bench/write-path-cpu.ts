@@ -17,6 +17,7 @@ import { prepareRecords, withShadows } from '../src/worker/page-writer.js';
 import { toPageRecords } from '../src/worker/page-records.js';
 import { createLogger } from '../src/logger.js';
 import { bestCpuPerItem } from './lib/cpu-share.js';
+import { searchableStrings } from './lib/searchable-strings.js';
 
 const PAGE = 100;
 const logger = createLogger('warn');
@@ -63,6 +64,21 @@ function stringsOf(value: unknown, out: string[]): void {
   else if (typeof value === 'object' && value !== null) for (const k in value) stringsOf((value as Record<string, unknown>)[k], out);
 }
 
+/** What both least derivations do once a record's searchable strings are found: lower-cased, read once with a running hash, serialized with the content hash. */
+function leastRow(strings: readonly string[], bytes: Uint8Array): number {
+  const text = strings.map((x) => x.toLowerCase()).join('\n');
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return `{"hash":"${hash('sha1', bytes)}","text":${JSON.stringify(text)},"w":${h | 0}}`.length;
+}
+
+/** The first `n` customers as their bytes, and the entity's searchable fields. */
+function customerBytes(sandbox: Sandbox, n: number): { fields: string[]; bytes: Buffer[] } {
+  const def = getEntityDef(getConnectorDef('payments'), 'customers');
+  const ds = sandbox.dataset('payments', 'customers');
+  return { fields: Object.keys(def.searchable ?? {}), bytes: Array.from({ length: n }, (_, i) => Buffer.from(JSON.stringify(ds.recordAt(i)))) };
+}
+
 /**
  * CPU microseconds per record of the least derivation any JavaScript worker writing these
  * structures does, whatever its code: the sha1 of the record's bytes as the runtime sent them
@@ -72,16 +88,30 @@ function stringsOf(value: unknown, out: string[]): void {
  * those cost more on top. Best of `rounds` passes over the first `n` customers, parsed beforehand.
  */
 export function leastDerivationCpu(sandbox: Sandbox, n: number, rounds = 3): number {
-  const def = getEntityDef(getConnectorDef('payments'), 'customers');
-  const fields = Object.keys(def.searchable ?? {});
-  const ds = sandbox.dataset('payments', 'customers');
-  const records = (JSON.parse(JSON.stringify(Array.from({ length: n }, (_, i) => ds.recordAt(i)))) as Record<string, unknown>[]).map((r) => ({ r, bytes: Buffer.from(JSON.stringify(r)) }));
+  const { fields, bytes } = customerBytes(sandbox, n);
+  const records = bytes.map((b) => ({ r: JSON.parse(b.toString()) as Record<string, unknown>, bytes: b }));
   return bestCpuPerItem(records, rounds, ({ r, bytes }) => {
     const strings: string[] = [];
     for (const f of fields) stringsOf(r[f], strings);
-    const text = strings.map((x) => x.toLowerCase()).join('\n');
-    let h = 0x811c9dc5;
-    for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-    return `{"hash":"${hash('sha1', bytes)}","text":${JSON.stringify(text)},"w":${h | 0}}`.length;
+    return leastRow(strings, bytes);
   });
+}
+
+/**
+ * The same least derivation for a worker that never parses its pages, from each record's bytes
+ * as the runtime sent them: decoded once, its searchable strings found by one pass over the text
+ * (lib/searchable-strings.ts), then as {@link leastDerivationCpu}. Under any worker at all, the
+ * transport floor plus this. Throws when the scan finds other strings than the parsed walk.
+ */
+export function leastByteDerivationCpu(sandbox: Sandbox, n: number, rounds = 3): number {
+  const { fields, bytes } = customerBytes(sandbox, n);
+  const named = new Set(fields);
+  for (const b of bytes.slice(0, 1000)) {
+    const r = JSON.parse(b.toString()) as Record<string, unknown>;
+    const walked: string[] = [];
+    for (const f of fields) stringsOf(r[f], walked);
+    const scanned = searchableStrings(b.toString(), named);
+    if (walked.sort().join('\u0000') !== scanned.sort().join('\u0000')) throw new Error(`the byte-level scan found other strings than the parsed walk in ${b.toString().slice(0, 80)}…`);
+  }
+  return bestCpuPerItem(bytes, rounds, (b) => leastRow(searchableStrings(b.toString(), named), b));
 }
