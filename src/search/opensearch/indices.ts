@@ -80,6 +80,25 @@ export async function indexFormat(client: Client, index: string): Promise<number
   }
 }
 
+/**
+ * The indexes an alias points to, newest generation first, each with its document format: one
+ * request (the alias's mappings), where reading the alias and then its index's mapping took two.
+ * None when there is no such alias. An index that merely bears the alias's name (a write that
+ * reached the name with no alias there creates one) is no generation of it, and is left out.
+ */
+export async function aliasFormats(client: Client, alias: string): Promise<{ index: string; format: number }[]> {
+  try {
+    const res = await client.indices.getMapping({ index: alias }, { ignore: [404] });
+    if (res.statusCode === 404) return [];
+    return Object.entries(res.body as Record<string, { mappings?: unknown }>)
+      .filter(([index]) => generationOf(alias, index) !== null)
+      .sort(([a], [b]) => (generationOf(alias, b) ?? -1) - (generationOf(alias, a) ?? -1))
+      .map(([index, found]) => ({ index, format: formatOfMappings(found.mappings) }));
+  } catch (e) {
+    throw toAppError(e, 'resolving the index alias', `alias ${alias}`);
+  }
+}
+
 /** Creates a versioned index with the target's settings and mappings; an existing one is fine. */
 export async function createIndex(client: Client, index: string, target: SearchTarget, layout: IndexLayout): Promise<void> {
   try {

@@ -19,7 +19,7 @@ import type { SearchTarget } from '../dsl/ast.js';
 import { sortValuesOf } from '../reference/order.js';
 import { chunkOps, deleteOps, judgeItems, latestChanges, ndjson, upsertOps, type BulkItem, type BulkOp } from './bulk.js';
 import { compileSearchBody, ID_FIELD } from './compile.js';
-import { aliasIndexes, createIndex, formatOfMappings, highestGeneration, indexFormat, putMapping, resolveAlias, responseOf, searchError, swapAlias, toAppError } from './indices.js';
+import { aliasFormats, aliasIndexes, createIndex, formatOfMappings, highestGeneration, indexFormat, putMapping, resolveAlias, responseOf, searchError, swapAlias, toAppError } from './indices.js';
 import { DEFAULT_LAYOUT, type IndexLayout } from './mapping.js';
 import { aliasName, DOC_FORMAT, versionedIndexName } from './names.js';
 import { searchTarget } from '../target.js';
@@ -209,11 +209,11 @@ export class OpenSearchBackend implements SearchBackend {
   }
 
   private async readLive(alias: string): Promise<{ index: string; format: number } | null> {
-    const index = await resolveAlias(this.client, alias);
-    if (index === null) return null;
-    const format = (await indexFormat(this.client, index)) ?? DOC_FORMAT;
-    this.formats.set(index, format);
-    const live = { index, format, until: Date.now() + LIVE_MS };
+    // An alias points to one index (swaps are atomic and remove every other); should two ever show, the newest wins.
+    const [found] = await aliasFormats(this.client, alias);
+    if (found === undefined) return null;
+    this.formats.set(found.index, found.format);
+    const live = { ...found, until: Date.now() + LIVE_MS };
     this.live.set(alias, live);
     return live;
   }
