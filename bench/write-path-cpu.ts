@@ -107,11 +107,12 @@ export function leastByteDerivationCpu(sandbox: Sandbox, n: number, rounds = 3):
   const { fields, bytes } = customerBytes(sandbox, n);
   const named = new Set(fields);
   for (const b of bytes.slice(0, 1000)) {
-    const r = JSON.parse(b.toString()) as Record<string, unknown>;
+    const text = b.toString();
     const walked: string[] = [];
+    const r = JSON.parse(text) as Record<string, unknown>;
     for (const f of fields) stringsOf(r[f], walked);
-    const scanned = searchableStrings(b.toString(), named);
-    if (walked.sort().join('\u0000') !== scanned.sort().join('\u0000')) throw new Error(`the byte-level scan found other strings than the parsed walk in ${b.toString().slice(0, 80)}…`);
+    const scanned = searchableStrings(text, named);
+    if (walked.sort().join('\u0000') !== scanned.sort().join('\u0000')) throw new Error(`the byte-level scan found other strings than the parsed walk in ${text.slice(0, 80)}…`);
   }
   return bestCpuPerItem(bytes, rounds, (b) => leastRow(searchableStrings(b.toString(), named), b));
 }

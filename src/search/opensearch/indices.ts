@@ -46,12 +46,17 @@ export function searchError(e: unknown): AppError {
   return toAppError(e, 'a search');
 }
 
+/** Orders index names of `alias` newest generation first (a name that is no generation of it last). */
+function newestFirst(alias: string): (a: string, b: string) => number {
+  return (a, b) => (generationOf(alias, b) ?? -1) - (generationOf(alias, a) ?? -1);
+}
+
 /** Every index an alias points to, newest generation first (none when the alias does not exist). */
 export async function aliasIndexes(client: Client, alias: string): Promise<string[]> {
   try {
     const res = await client.indices.getAlias({ name: alias }, { ignore: [404] });
     if (res.statusCode === 404) return [];
-    return Object.keys(res.body as Record<string, unknown>).sort((a, b) => (generationOf(alias, b) ?? -1) - (generationOf(alias, a) ?? -1));
+    return Object.keys(res.body as Record<string, unknown>).sort(newestFirst(alias));
   } catch (e) {
     throw toAppError(e, 'resolving the index alias', `alias ${alias}`);
   }
@@ -90,9 +95,10 @@ export async function aliasFormats(client: Client, alias: string): Promise<{ ind
   try {
     const res = await client.indices.getMapping({ index: alias }, { ignore: [404] });
     if (res.statusCode === 404) return [];
+    const order = newestFirst(alias);
     return Object.entries(res.body as Record<string, { mappings?: unknown }>)
       .filter(([index]) => generationOf(alias, index) !== null)
-      .sort(([a], [b]) => (generationOf(alias, b) ?? -1) - (generationOf(alias, a) ?? -1))
+      .sort(([a], [b]) => order(a, b))
       .map(([index, found]) => ({ index, format: formatOfMappings(found.mappings) }));
   } catch (e) {
     throw toAppError(e, 'resolving the index alias', `alias ${alias}`);
