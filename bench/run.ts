@@ -7,7 +7,7 @@ import { schedulesBench } from './schedules.js';
 import { benchOpenSearch } from './lib/opensearch.js';
 import { openSearchIngestBench } from './opensearch-ingest.js';
 import { searchBench } from './search.js';
-import { machineSpeedFigure, referenceWorkMicros } from './lib/machine-speed.js';
+import { machineSpeedFigures, referenceWorkAfterIdleMicros, referenceWorkMicros } from './lib/machine-speed.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, ingest: { type: 'string' }, memory: { type: 'string' }, search: { type: 'string' }, schedules: { type: 'string' }, reps: { type: 'string' }, only: { type: 'string' }, backends: { type: 'string' } } });
 const quick = values.quick === true;
@@ -25,12 +25,13 @@ const log = (s: string): void => void process.stderr.write(`${s}\n`);
 
 const figures: Figure[] = [];
 const started = performance.now();
-const speed = (when: string): void => {
+const speed = async (when: string): Promise<void> => {
   const micros = referenceWorkMicros();
-  log(`machine: reference work ${micros.toFixed(2)} µs/rec ${when}`);
-  figures.push(machineSpeedFigure(when, micros));
+  const afterIdle = await referenceWorkAfterIdleMicros();
+  log(`machine: reference work ${micros.toFixed(2)} µs/rec ${when}; ${afterIdle.toFixed(2)} in bursts after idling (${(afterIdle / micros).toFixed(2)}×)`);
+  figures.push(...machineSpeedFigures(when, micros, afterIdle));
 };
-speed('at the start');
+await speed('at the start');
 if (want('ingest')) figures.push(...(await ingestBench(params.ingest, log)));
 // The memory target is about a 1,000,000-record sync: a separate, bigger ingest run measures it.
 if (want('memory') && params.memory > 0) figures.push(...(await ingestBench(params.memory, log, { resync: false, copy: false })));
@@ -49,10 +50,10 @@ if (withOpenSearch && want('ingest')) {
   }
 }
 if (want('search')) {
-  speed('before the search part');
+  await speed('before the search part');
   figures.push(...(await searchBench(params.search, params.reps, log, withOpenSearch ? () => benchOpenSearch(log) : null)));
 }
 if (want('schedules')) figures.push(...(await schedulesBench(params.schedules, log)));
-speed('at the end');
+await speed('at the end');
 const file = saveResults(figures, { ...params, quick });
 process.stdout.write(`\n${markdownTable(figures)}\n\nresults: ${file} (${Math.round((performance.now() - started) / 1000)} s)\n`);

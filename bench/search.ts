@@ -286,6 +286,8 @@ async function capturedStatements(databaseUrl: string, deps: Parameters<typeof r
  * The HTTP floor (http-floor.ts) under the HTTP figure of `c`: its request body, and its own
  * answer as the response. What that execute costs on this machine before syncdex does anything;
  * and its best case, the same with the search's own statements run (documents read as text).
+ * In process, beside them: those statements alone, and the least plan alone (the answer's rows
+ * read by primary key), the limit under the in-process figure.
  */
 async function floorFigures(databaseUrl: string, deps: Parameters<typeof runSearch>[0], connector: Connector, c: Case, label: string, reps: number, log: (s: string) => void): Promise<Figure[]> {
   const body = JSON.stringify({ entity: 'customers', action: 'search', params: c.params() });
@@ -296,13 +298,15 @@ async function floorFigures(databaseUrl: string, deps: Parameters<typeof runSear
   const least = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer, [answerRowsByKey(connector, answer.hits.map((h) => h.id))]));
   const best = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer, statements));
   const alone = summarize(await statementsAlone(databaseUrl, statements, Math.max(reps, 100)));
-  log(`  HTTP floor (bare fastify, 2 × select 1, the answer of ${label}: ${answer.hits.length} hits, ${bytes} bytes): p50 ${round(floor.p50)} p95 ${round(floor.p95)} ms; least plan (its rows by primary key): p50 ${round(least.p50)} p95 ${round(least.p95)} ms; best case (its ${statements.length} statements, text): p50 ${round(best.p50)} p95 ${round(best.p95)} ms; those statements alone in process: p50 ${round(alone.p50)} p95 ${round(alone.p95)} ms`);
+  const leastAlone = summarize(await statementsAlone(databaseUrl, [answerRowsByKey(connector, answer.hits.map((h) => h.id))], Math.max(reps, 100)));
+  log(`  HTTP floor (bare fastify, 2 × select 1, the answer of ${label}: ${answer.hits.length} hits, ${bytes} bytes): p50 ${round(floor.p50)} p95 ${round(floor.p95)} ms; least plan (its rows by primary key): p50 ${round(least.p50)} p95 ${round(least.p95)} ms; best case (its ${statements.length} statements, text): p50 ${round(best.p50)} p95 ${round(best.p95)} ms; those statements alone in process: p50 ${round(alone.p50)} p95 ${round(alone.p95)} ms; the least plan alone in process: p50 ${round(leastAlone.p50)} p95 ${round(leastAlone.p95)} ms`);
   const figure = (name: string, t: typeof floor, note: string): Figure => ({ group: 'search', name: `${name}, the answer of ${label} p95`, unit: 'ms', value: round(t.p95), baseline: null, ratio: null, target: 'report', pass: null, note: `p50 ${round(t.p50)} p99 ${round(t.p99)}; ${answer.hits.length} hits, ${bytes} bytes; ${note}` });
   return [
     figure('HTTP floor: bare fastify route, 2 × select 1', floor, "the execute endpoint's statements as select 1, same agent, body and answer"),
     figure(`HTTP least plan: bare fastify route, select 1 and the answer's ${answer.hits.length} rows read by primary key`, least, 'what any plan must do at least: read the rows it answers with, found without searching; same agent, body and answer'),
     figure(`HTTP best case: bare fastify route, select 1 and the search's ${statements.length} statements read as text`, best, 'no syncdex code, no document parsed or re-serialized; same agent, body and answer'),
-    figure(`SQL alone: the search's ${statements.length} statements, in process, read as text`, alone, 'the limit under the in-process figure: the same statements with nothing around them'),
+    figure(`SQL alone: the search's ${statements.length} statements, in process, read as text`, alone, "syncdex's own statements with nothing around them: the in-process figure less its JavaScript"),
+    figure(`SQL least plan alone: the answer's ${answer.hits.length} rows read by primary key, in process, read as text`, leastAlone, 'what any plan must do at least, in process with nothing around it: the limit under the in-process figure'),
   ];
 }
 

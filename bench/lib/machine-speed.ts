@@ -4,6 +4,10 @@
  * counter stayed at 0 while the same work took 50–90 % more CPU than an hour before (bench/README.md,
  * session 28): a neighbour slowed the core without taking it. Read before and after a part, it
  * says whether two runs' figures were taken on the same machine.
+ *
+ * Beside it, the same work in page-sized bursts, each after the process slept 5 ms, as the worker
+ * wakes for each page and each answer of Postgres: on some machines of this kind a process that
+ * has just woken runs its next milliseconds of work 30-60 % slower (bench/README.md, session 42).
  */
 import { hash } from 'node:crypto';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
@@ -13,21 +17,54 @@ import { round, type Figure } from './stats.js';
 const RECORDS = 2_000;
 const PASSES = 5;
 
+/** Records per burst of the after-idle figure (a page's worth) and the sleep before each. */
+const BURST = 100;
+const IDLE_MS = 5;
+
 let records: Record<string, unknown>[] | null = null;
 
-/** CPU microseconds per record of the reference work (best of 5 passes over 2,000 customers). */
-export function referenceWorkMicros(): number {
+function referenceRecords(): Record<string, unknown>[] {
   if (records === null) {
     const ds = new Sandbox({ defaultSize: RECORDS }).dataset('payments', 'customers');
     records = Array.from({ length: RECORDS }, (_, i) => ds.recordAt(i));
   }
-  return bestCpuPerItem(records, PASSES, (r) => {
-    const json = JSON.stringify(r);
-    return (JSON.parse(json) as { id: string }).id.length + hash('md5', json).length;
-  });
+  return records;
 }
 
-/** The reference work's figure for one moment of a run (`when`: before or after a part). */
-export function machineSpeedFigure(when: string, micros: number): Figure {
-  return { group: 'machine', name: `reference work, ${when} (JSON text, parse and md5 of 2,000 customers)`, unit: 'µs/rec', value: round(micros, 2), baseline: null, ratio: null, target: 'reported', pass: null, note: 'CPU per record, best of 5: higher means a slower machine at that moment (steal does not always show it)' };
+function referenceWork(r: Record<string, unknown>): number {
+  const json = JSON.stringify(r);
+  return (JSON.parse(json) as { id: string }).id.length + hash('md5', json).length;
+}
+
+/** CPU microseconds per record of the reference work (best of 5 passes over 2,000 customers). */
+export function referenceWorkMicros(): number {
+  return bestCpuPerItem(referenceRecords(), PASSES, referenceWork);
+}
+
+/** The same, in bursts of 100 records each started after a 5 ms sleep (best of 5 passes): the machine's speed for a process that keeps waking. */
+export async function referenceWorkAfterIdleMicros(): Promise<number> {
+  const all = referenceRecords();
+  let best = Infinity;
+  let sink = 0;
+  for (let pass = 0; pass < PASSES; pass++) {
+    let used = 0;
+    for (let at = 0; at < all.length; at += BURST) {
+      await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+      const before = process.cpuUsage();
+      for (let i = at; i < Math.min(at + BURST, all.length); i++) sink += referenceWork(all[i] as Record<string, unknown>);
+      const burst = process.cpuUsage(before);
+      used += burst.user + burst.system;
+    }
+    best = Math.min(best, used / all.length);
+  }
+  if (sink === 0) throw new Error('the reference work derived nothing');
+  return best;
+}
+
+/** The reference work's figures for one moment of a run (`when`: before or after a part): back to back, and in bursts after idling. */
+export function machineSpeedFigures(when: string, micros: number, afterIdle: number): Figure[] {
+  return [
+    { group: 'machine', name: `reference work, ${when} (JSON text, parse and md5 of 2,000 customers)`, unit: 'µs/rec', value: round(micros, 2), baseline: null, ratio: null, target: 'reported', pass: null, note: 'CPU per record, best of 5: higher means a slower machine at that moment (steal does not always show it)' },
+    { group: 'machine', name: `reference work after idling, ${when} (the same in bursts of ${BURST}, each after a ${IDLE_MS} ms sleep)`, unit: 'µs/rec', value: round(afterIdle, 2), baseline: round(micros, 2), ratio: round(afterIdle / micros, 2), target: 'reported', pass: null, note: 'CPU per record, best of 5: above 1× the back-to-back figure, what a process that waits on I/O pays each time it wakes' },
+  ];
 }
