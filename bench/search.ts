@@ -295,10 +295,11 @@ async function floorFigures(databaseUrl: string, deps: Parameters<typeof runSear
   const bytes = Buffer.byteLength(JSON.stringify(answer));
   const statements = await capturedStatements(databaseUrl, deps, connector, c);
   const floor = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer));
-  const least = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer, [answerRowsByKey(connector, answer.hits.map((h) => h.id))]));
+  const byKey = answerRowsByKey(connector, answer.hits.map((h) => h.id));
+  const least = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer, [byKey]));
   const best = summarize(await httpFloor(databaseUrl, body, Math.max(reps, 100), answer, statements));
   const alone = summarize(await statementsAlone(databaseUrl, statements, Math.max(reps, 100)));
-  const leastAlone = summarize(await statementsAlone(databaseUrl, [answerRowsByKey(connector, answer.hits.map((h) => h.id))], Math.max(reps, 100)));
+  const leastAlone = summarize(await statementsAlone(databaseUrl, [byKey], Math.max(reps, 100)));
   log(`  HTTP floor (bare fastify, 2 × select 1, the answer of ${label}: ${answer.hits.length} hits, ${bytes} bytes): p50 ${round(floor.p50)} p95 ${round(floor.p95)} ms; least plan (its rows by primary key): p50 ${round(least.p50)} p95 ${round(least.p95)} ms; best case (its ${statements.length} statements, text): p50 ${round(best.p50)} p95 ${round(best.p95)} ms; those statements alone in process: p50 ${round(alone.p50)} p95 ${round(alone.p95)} ms; the least plan alone in process: p50 ${round(leastAlone.p50)} p95 ${round(leastAlone.p95)} ms`);
   const figure = (name: string, t: typeof floor, note: string): Figure => ({ group: 'search', name: `${name}, the answer of ${label} p95`, unit: 'ms', value: round(t.p95), baseline: null, ratio: null, target: 'report', pass: null, note: `p50 ${round(t.p50)} p99 ${round(t.p99)}; ${answer.hits.length} hits, ${bytes} bytes; ${note}` });
   return [
