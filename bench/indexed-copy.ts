@@ -3,7 +3,8 @@
  * (primary key, versions, lookup GIN, trigram GIN, word GIN, the entity's sort indexes), and the
  * vocabulary (each distinct word once, as a sync's writers add it), the rows prepared as the
  * worker prepares them (keys, shadow, search text, words, hash) before the clock. The limit of
- * the structure itself, beside the bare-table COPY: what the indexes cost at write time.
+ * the structure itself, beside the bare-table COPY: what the indexes cost at write time. And
+ * each index's own share of it: the same COPY with that one index left out.
  */
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -18,17 +19,32 @@ import { createDb } from '../src/store/db.js';
 import { withShadows } from '../src/worker/page-writer.js';
 import { indexWords } from '../src/store/page-words.js';
 import { benchDb } from './lib/stack.js';
+import { round, type Figure } from './lib/stats.js';
 
 const text = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
 const nullable = (v: unknown): string => (v === null || v === undefined ? '\\N' : text(typeof v === 'string' ? v : JSON.stringify(v)));
+const RECORD_COLUMNS = '(connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version)';
 
-/** Seconds to COPY the dataset's first `n` customers into a table with the records table's indexes. */
-export async function indexedCopySeconds(sandbox: Sandbox, n: number): Promise<number> {
+/** The dataset's first `n` customers as COPY lines for the records structure and its vocabulary, in a fresh bench database whose entity partition exists. */
+interface Prepared {
+  readonly client: pg.Client;
+  readonly partition: string;
+  readonly lines: readonly string[];
+  readonly vocab: readonly string[];
+  close(): Promise<void>;
+}
+
+async function prepare(sandbox: Sandbox, n: number): Promise<Prepared> {
   const ds = sandbox.dataset('payments', 'customers');
   const def = getEntityDef(getConnectorDef('payments'), 'customers');
   const bench = await benchDb();
   const { db } = createDb(bench.pg.url, 1);
   const client = new pg.Client({ connectionString: bench.pg.url });
+  const close = async (): Promise<void> => {
+    await client.end().catch(() => undefined);
+    await db.destroy();
+    await bench.close();
+  };
   try {
     await ensureEntityIndexes(db, searchTarget('payments', 'customers'));
     const partition = await ensureRecordPartition(db, 'customers');
@@ -37,17 +53,106 @@ export async function indexedCopySeconds(sandbox: Sandbox, n: number): Promise<n
     const lines = records.map((r, i) => `${bench.connectorId}\tcustomers\t${text(r.id)}\t${text(r.json as string)}\t${nullable(r.shadow)}\t${nullable(r.keys)}\t${nullable(r.text)}\t{${(indexed.words.of(i) ?? []).join(',')}}\t${r.hash}\t${i + 1}\n`);
     const vocab = indexed.fresh.map((e) => `${bench.connectorId}\tcustomers\t${text(e.path)}\t${text(e.word)}\n`);
     await client.connect();
+    return { client, partition, lines, vocab, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+/** Seconds to COPY `lines` into `table` (the records structure's columns). */
+async function copySeconds(client: pg.Client, table: string, lines: readonly string[]): Promise<number> {
+  const t = performance.now();
+  await pipeline(Readable.from(lines), client.query(copyFrom(`copy ${table} ${RECORD_COLUMNS} from stdin`)));
+  return (performance.now() - t) / 1000;
+}
+
+/** Seconds to COPY the dataset's first `n` customers into a table with the records table's indexes. */
+export async function indexedCopySeconds(sandbox: Sandbox, n: number): Promise<number> {
+  const p = await prepare(sandbox, n);
+  try {
     // The entity's partition: its columns, defaults, storage and every index (its sort indexes
     // included); no foreign key.
-    await client.query(`create table copy_indexed (like ${partition} including defaults including indexes) with (toast_tuple_target = 8160)`);
-    await client.query('create table copy_vocab (like search_vocab including defaults including indexes)');
+    await p.client.query(`create table copy_indexed (like ${p.partition} including defaults including indexes) with (toast_tuple_target = 8160)`);
+    await p.client.query('create table copy_vocab (like search_vocab including defaults including indexes)');
     const t = performance.now();
-    await pipeline(Readable.from(lines), client.query(copyFrom('copy copy_indexed (connector_id, entity, record_id, data, shadow, keys, text_lc, words, content_hash, version) from stdin')));
-    await pipeline(Readable.from(vocab), client.query(copyFrom('copy copy_vocab (connector_id, entity, path, word) from stdin')));
+    await copySeconds(p.client, 'copy_indexed', p.lines);
+    await pipeline(Readable.from(p.vocab), p.client.query(copyFrom('copy copy_vocab (connector_id, entity, path, word) from stdin')));
     return (performance.now() - t) / 1000;
   } finally {
-    await client.end().catch(() => undefined);
-    await db.destroy();
-    await bench.close();
+    await p.close();
   }
+}
+
+/** One index of the records structure: what it is, its size after the COPY, and the COPY's seconds without it. */
+export interface IndexCost {
+  readonly label: string;
+  readonly bytes: number;
+  readonly secondsWithout: number;
+}
+
+/** The COPY with every index, with none, and with each index left out in turn, on `n` rows. */
+export interface IndexCosts {
+  readonly n: number;
+  readonly all: number;
+  readonly none: number;
+  readonly each: readonly IndexCost[];
+}
+
+/** What an index of the partition is, from its definition. */
+export function indexLabel(def: string, sortOrdinal: number): string {
+  if (def.includes('gin_trgm_ops')) return 'trigram GIN (text_lc)';
+  if (/USING gin \(words\)/.test(def)) return 'word GIN (words)';
+  if (/USING gin \(keys/.test(def)) return 'lookup GIN (keys)';
+  if (/^CREATE UNIQUE INDEX/.test(def)) return 'primary key (connector, entity, record id)';
+  if (/\bversion\)/.test(def)) return 'versions (connector, entity, version)';
+  return `sort index ${sortOrdinal}`;
+}
+
+/** Each index's share of the same-structure COPY: every variant's COPY once, on a fresh table. */
+export async function indexCosts(sandbox: Sandbox, n: number): Promise<IndexCosts> {
+  const p = await prepare(sandbox, n);
+  try {
+    await p.client.query(`create table probe (like ${p.partition} including defaults including indexes)`);
+    const defs = (await p.client.query<{ indexname: string; indexdef: string }>(`select indexname, indexdef from pg_indexes where tablename = 'probe' order by indexname`)).rows;
+    const bytes = new Map<string, number>();
+    const timed = async (skip: string | null, keep: boolean): Promise<number> => {
+      await p.client.query('drop table if exists copy_variant');
+      await p.client.query(`create table copy_variant (like ${p.partition} including defaults) with (toast_tuple_target = 8160)`);
+      // Short names: a partition's index names are near the 63-byte limit already.
+      for (const [i, d] of (keep ? defs : []).entries()) if (d.indexname !== skip) await p.client.query(d.indexdef.replace(/ ON \S+ /, ' ON copy_variant ').replace(/INDEX \S+/, `INDEX copy_variant_${i}`));
+      // Every variant starts from the same state: nothing of the last one left to write back.
+      await p.client.query('checkpoint');
+      const s = await copySeconds(p.client, 'copy_variant', p.lines);
+      if (skip === null && keep) for (const [i, d] of defs.entries()) bytes.set(d.indexname, Number((await p.client.query<{ b: string }>(`select pg_relation_size('copy_variant_${i}') as b`)).rows[0]?.b ?? 0));
+      return s;
+    };
+    // The first COPY into a fresh database pays for warming it: one untimed, then the full
+    // structure timed before and after the variants, as the drift between them is the noise.
+    await timed(null, true);
+    const before = await timed(null, true);
+    const none = await timed(null, false);
+    let sorts = 0;
+    const each: IndexCost[] = [];
+    for (const d of defs) {
+      const label = indexLabel(d.indexdef, sorts + 1);
+      if (label.startsWith('sort index')) sorts++;
+      each.push({ label, bytes: bytes.get(d.indexname) ?? 0, secondsWithout: await timed(d.indexname, true) });
+    }
+    const all = (before + (await timed(null, true))) / 2;
+    return { n, all, none, each };
+  } finally {
+    await p.close();
+  }
+}
+
+/** Each index's share of the same-structure COPY's time, and all of them together: reported, no target. */
+export function indexCostFigures(c: IndexCosts): Figure[] {
+  const rate = (s: number): number => Math.round(c.n / s);
+  const share = (without: number): number => round((100 * (c.all - without)) / c.all, 1);
+  const of = (name: string, without: number, note: string): Figure => ({ group: 'ingest structure', name, unit: '% of the COPY', value: share(without), baseline: null, ratio: null, target: 'reported', pass: null, note });
+  return [
+    of(`every index (${c.n} rows)`, c.none, `COPY with every index ${rate(c.all)} rows/s, with none ${rate(c.none)}`),
+    ...c.each.map((e) => of(`${e.label}, left out`, e.secondsWithout, `COPY without it ${rate(e.secondsWithout)} rows/s against ${rate(c.all)} with every index; ${round(e.bytes / 2 ** 20, 1)} MB at ${c.n} rows`)),
+  ];
 }
