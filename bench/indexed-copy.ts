@@ -67,18 +67,29 @@ async function copySeconds(client: pg.Client, table: string, lines: readonly str
   return (performance.now() - t) / 1000;
 }
 
-/** Seconds to COPY the dataset's first `n` customers into a table with the records table's indexes. */
-export async function indexedCopySeconds(sandbox: Sandbox, n: number): Promise<number> {
+/** The same-structure COPY of `n` rows (seconds), and each index's cost on up to `costRows` of them, in one database. */
+export interface StructureCopy {
+  readonly seconds: number;
+  readonly costs: IndexCosts;
+}
+
+/**
+ * COPYs the dataset's first `n` customers into a table with the records table's indexes, then
+ * measures each index's cost on the first `costRows` of the same prepared rows.
+ */
+export async function indexedCopy(sandbox: Sandbox, n: number, costRows: number): Promise<StructureCopy> {
   const p = await prepare(sandbox, n);
   try {
     // The entity's partition: its columns, defaults, storage and every index (its sort indexes
-    // included); no foreign key.
+    // included); no foreign key. The first COPY into this fresh database, as it always was.
     await p.client.query(`create table copy_indexed (like ${p.partition} including defaults including indexes) with (toast_tuple_target = 8160)`);
     await p.client.query('create table copy_vocab (like search_vocab including defaults including indexes)');
     const t = performance.now();
     await copySeconds(p.client, 'copy_indexed', p.lines);
     await pipeline(Readable.from(p.vocab), p.client.query(copyFrom('copy copy_vocab (connector_id, entity, path, word) from stdin')));
-    return (performance.now() - t) / 1000;
+    const seconds = (performance.now() - t) / 1000;
+    await p.client.query('drop table copy_indexed, copy_vocab');
+    return { seconds, costs: await indexCosts(p, p.lines.slice(0, costRows)) };
   } finally {
     await p.close();
   }
@@ -99,51 +110,45 @@ export interface IndexCosts {
   readonly each: readonly IndexCost[];
 }
 
-/** What an index of the partition is, from its definition. */
-function indexLabel(def: string, sortOrdinal: number): string {
-  if (def.includes('gin_trgm_ops')) return 'trigram GIN (text_lc)';
-  if (/USING gin \(words\)/.test(def)) return 'word GIN (words)';
-  if (/USING gin \(keys/.test(def)) return 'lookup GIN (keys)';
-  if (/^CREATE UNIQUE INDEX/.test(def)) return 'primary key (connector, entity, record id)';
-  if (/\bversion\)/.test(def)) return 'versions (connector, entity, version)';
-  return `sort index ${sortOrdinal}`;
+/** What each index of the partition is, from its definition. */
+function indexLabels(defs: readonly string[]): string[] {
+  let sorts = 0;
+  return defs.map((def) => {
+    if (def.includes('gin_trgm_ops')) return 'trigram GIN (text_lc)';
+    if (/USING gin \(words\)/.test(def)) return 'word GIN (words)';
+    if (/USING gin \(keys/.test(def)) return 'lookup GIN (keys)';
+    if (/^CREATE UNIQUE INDEX/.test(def)) return 'primary key (connector, entity, record id)';
+    if (/\bversion\)/.test(def)) return 'versions (connector, entity, version)';
+    return `sort index ${++sorts}`;
+  });
 }
 
-/** Each index's share of the same-structure COPY: every variant's COPY once, on a fresh table. */
-export async function indexCosts(sandbox: Sandbox, n: number): Promise<IndexCosts> {
-  const p = await prepare(sandbox, n);
-  try {
-    const defs = (await p.client.query<{ indexname: string; indexdef: string }>('select indexname, indexdef from pg_indexes where tablename = $1 order by indexname', [p.partition])).rows;
-    if (defs.length === 0) throw new Error(`indexCosts: no index found on the partition ${p.partition}`);
-    const bytes = new Map<string, number>();
-    const timed = async (skip: string | null, keep: boolean): Promise<number> => {
-      await p.client.query('drop table if exists copy_variant');
-      await p.client.query(`create table copy_variant (like ${p.partition} including defaults) with (toast_tuple_target = 8160)`);
-      // Short names: a partition's index names are near the 63-byte limit already.
-      for (const [i, d] of (keep ? defs : []).entries()) if (d.indexname !== skip) await p.client.query(d.indexdef.replace(/ ON \S+ /, ' ON copy_variant ').replace(/INDEX \S+/, `INDEX copy_variant_${i}`));
-      // Every variant starts from the same state: nothing of the last one left to write back.
-      await p.client.query('checkpoint');
-      const s = await copySeconds(p.client, 'copy_variant', p.lines);
-      if (skip === null && keep) for (const [i, d] of defs.entries()) bytes.set(d.indexname, Number((await p.client.query<{ b: string }>(`select pg_relation_size('copy_variant_${i}') as b`)).rows[0]?.b ?? 0));
-      return s;
-    };
-    // The first COPY into a fresh database pays for warming it: one untimed, then the full
-    // structure timed before and after the variants, as the drift between them is the noise.
-    await timed(null, true);
-    const before = await timed(null, true);
-    const none = await timed(null, false);
-    let sorts = 0;
-    const each: IndexCost[] = [];
-    for (const d of defs) {
-      const label = indexLabel(d.indexdef, sorts + 1);
-      if (label.startsWith('sort index')) sorts++;
-      each.push({ label, bytes: bytes.get(d.indexname) ?? 0, secondsWithout: await timed(d.indexname, true) });
-    }
-    const all = (before + (await timed(null, true))) / 2;
-    return { n, all, none, each };
-  } finally {
-    await p.close();
-  }
+/** Each index's share of the same-structure COPY of `lines`: every variant's COPY once, on a fresh table. */
+async function indexCosts(p: Prepared, lines: readonly string[]): Promise<IndexCosts> {
+  const defs = (await p.client.query<{ indexdef: string }>('select indexdef from pg_indexes where tablename = $1 order by indexname', [p.partition])).rows.map((r) => r.indexdef);
+  if (defs.length === 0) throw new Error(`indexCosts: no index found on the partition ${p.partition}`);
+  // Short names by position: a partition's index names are near the 63-byte limit already.
+  const named = defs.map((def, i) => def.replace(/ ON \S+ /, ' ON copy_variant ').replace(/INDEX \S+/, `INDEX copy_variant_${i}`));
+  const copyWith = async (indexes: readonly string[]): Promise<number> => {
+    await p.client.query('drop table if exists copy_variant');
+    await p.client.query(`create table copy_variant (like ${p.partition} including defaults) with (toast_tuple_target = 8160)`);
+    for (const ddl of indexes) await p.client.query(ddl);
+    // Every variant starts from the same state: nothing of the last one left to write back.
+    await p.client.query('checkpoint');
+    return copySeconds(p.client, 'copy_variant', lines);
+  };
+  // The database's first COPYs into a new table pay for warming it: one untimed, then the full
+  // structure timed before and after the variants, as the drift between them is the noise.
+  await copyWith(named);
+  const before = await copyWith(named);
+  const none = await copyWith([]);
+  const without: number[] = [];
+  for (const ddl of named) without.push(await copyWith(named.filter((x) => x !== ddl)));
+  const all = (before + (await copyWith(named))) / 2;
+  // The table now holds every index, each full.
+  const bytes = await Promise.all(named.map(async (_, i) => Number((await p.client.query<{ b: string }>(`select pg_relation_size('copy_variant_${i}') as b`)).rows[0]?.b ?? 0)));
+  const labels = indexLabels(defs);
+  return { n: lines.length, all, none, each: defs.map((_, i) => ({ label: labels[i] as string, bytes: bytes[i] ?? 0, secondsWithout: without[i] as number })) };
 }
 
 /** The share, in %, of the COPY's time with every index that a variant taking `without` seconds saves. */

@@ -22,7 +22,7 @@ import { spawnWorker } from '../test/integration/helpers/worker-process.js';
 import { cpuPerRecord, cpuSnapshot, quiet, type CpuSnapshot } from './lib/cpu-share.js';
 import { benchDb } from './lib/stack.js';
 import { round, type Figure } from './lib/stats.js';
-import { indexCostFigures, indexCosts, indexedCopySeconds, indexShare } from './indexed-copy.js';
+import { indexCostFigures, indexedCopy, indexShare } from './indexed-copy.js';
 import { storeWriteSeconds } from './store-write.js';
 import { leastDerivations } from './least-derivation.js';
 import type { LeastDerivation } from './lib/least-derivation-process.js';
@@ -126,10 +126,13 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
   sandbox.configure({ connectorType: 'payments', entity: 'customers', size: n });
   const writeSec = opts.copy === false ? Number.NaN : await storeWriteSeconds(sandbox, n);
   if (opts.copy !== false) log(`ingest: store write alone ${round(writeSec)} s (${Math.round(n / writeSec)} rec/s)`);
-  const indexedSec = opts.copy === false ? Number.NaN : await indexedCopySeconds(sandbox, n);
-  if (opts.copy !== false) log(`ingest: COPY into the same structure (records' indexes) ${round(indexedSec)} s (${Math.round(n / indexedSec)} rows/s)`);
-  const costs = opts.copy === false ? null : await indexCosts(sandbox, Math.min(n, INDEX_COST_ROWS));
-  if (costs !== null) log(`ingest: each index's share of the same-structure COPY (${costs.n} rows): ${costs.each.map((e) => `${e.label} ${indexShare(costs, e.secondsWithout)} %`).join(', ')}`);
+  const structure = opts.copy === false ? null : await indexedCopy(sandbox, n, INDEX_COST_ROWS);
+  const indexedSec = structure?.seconds ?? Number.NaN;
+  const costs = structure?.costs ?? null;
+  if (costs !== null) {
+    log(`ingest: COPY into the same structure (records' indexes) ${round(indexedSec)} s (${Math.round(n / indexedSec)} rows/s)`);
+    log(`ingest: each index's share of the same-structure COPY (${costs.n} rows): ${costs.each.map((e) => `${e.label} ${indexShare(costs, e.secondsWithout)} %`).join(', ')}`);
+  }
   const b = await benchDb();
   // Like the COPY baseline's rows, the third party's records exist before the clock starts.
   if (opts.resync !== false) sandbox.dataset('payments', 'customers').prerender();
