@@ -4,7 +4,7 @@ import type { BareWriterAnswer, BareWriterJob } from './lib/bare-writer-process.
 
 /** Runs the bare writer over every page the runtime at `runtimeUrl` serves; CPU µs per record, and the system part. */
 export function bareWriterCpu(job: BareWriterJob): Promise<{ perRecord: number; system: number; records: number }> {
-  const child = forkChild('bare-writer-process', true);
+  const child = forkChild('bare-writer-process', 'worker');
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the bare writer exited (${code}) before answering`)));
     child.once('message', (answer: BareWriterAnswer) => {

@@ -60,7 +60,7 @@ export const replayPool = (databaseUrl: string, max: number): pg.Pool => new pg.
  * answers the same given page.
  */
 export async function httpFloor(databaseUrl: string, body: string, reps: number, answer: unknown = EMPTY_PAGE, statements: readonly CapturedStatement[] = []): Promise<number[]> {
-  const server = forkChild('floor-server-process', true);
+  const server = forkChild('floor-server-process', 'syncdex');
   const agent = forkAgent();
   try {
     const port = await serving(server, { databaseUrl, answer, statements });

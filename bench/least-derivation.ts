@@ -4,7 +4,7 @@ import type { LeastDerivation, LeastDerivationAnswer, LeastDerivationJob } from 
 
 /** CPU µs per record of the pure write-path work, and of the least derivation from parsed records and from their bytes. */
 export function leastDerivations(job: LeastDerivationJob): Promise<LeastDerivation> {
-  const child = forkChild('least-derivation-process', true);
+  const child = forkChild('least-derivation-process', 'worker');
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`the least-derivation process exited (${code}) before answering`)));
     child.once('message', (answer: LeastDerivationAnswer) => {

@@ -21,7 +21,7 @@ export interface HttpSearcher {
 
 /** Forks the agent process (lib/http-agent-process.ts). */
 export function forkAgent(): ChildProcess {
-  return forkChild('http-agent-process', false);
+  return forkChild('http-agent-process', 'none');
 }
 
 /** One timing job run by the agent. */
