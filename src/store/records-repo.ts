@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from './db.js';
 import { executeStatement } from './prepared-statements.js';
 import { int4ArrayBinary } from './int4-array-binary.js';
+import { jsonbArray, jsonbArrayOfTexts } from './jsonb-binary.js';
 import { textArrayLiteral } from './text-array-literal.js';
 import { indexWords, type HashedEntry, type PageWordHashes } from './page-words.js';
 import { vocabInsert } from './vocab-repo.js';
@@ -56,22 +57,15 @@ export function storedHashMatches(stored: string | undefined, record: PageRecord
 /**
  * The upsert payload: the records' JSON as one JSON array, and what each record adds ({id, hash,
  * shadow, keys, text}, and where its words lie in `words`) as another, row i of one beside row i
- * of the other. The second is one `JSON.stringify` call per page: serializing each record's small
- * values apart cost about twice as much. The first is bytes in jsonb's binary input format (a
- * version byte, then the text), sent as they are: a record's source bytes go unchanged, and no
- * text is encoded again. `words` holds every record's word hashes, one after the other, as a
- * binary int4[] (int4-array-binary.ts).
+ * of the other. Both are bytes in jsonb's binary input format (jsonb-binary.ts): a record's
+ * source bytes go unchanged, and no text is encoded again. `words` holds every record's word
+ * hashes, one after the other, as a binary int4[] (int4-array-binary.ts).
  */
 export interface UpsertPayload {
-  readonly rows: string;
+  readonly rows: Buffer;
   readonly data: Buffer;
   readonly words: Buffer;
 }
-
-/** jsonb's binary input: format version 1, then the JSON text. */
-const JSONB_ARRAY_OPEN = Uint8Array.of(1, 0x5b);
-const COMMA = Uint8Array.of(0x2c);
-const ARRAY_CLOSE = Uint8Array.of(0x5d);
 
 /** Builds a page's {@link UpsertPayload}; `words[i]` are record i's word hashes (null: none kept). */
 export function upsertPayload(records: readonly PageRecord[], words: PageWordHashes): UpsertPayload {
@@ -84,10 +78,7 @@ export function upsertPayload(records: readonly PageRecord[], words: PageWordHas
     const w0 = words.start(i);
     return { id: r.id, hash: r.hash ?? contentHash(jsons[i] as Uint8Array), shadow: r.shadow ?? null, keys: r.keys ?? null, text: r.text ?? null, w0: Math.max(w0, 0), wn: w0 < 0 ? null : words.count(i) };
   });
-  const parts: Uint8Array[] = [JSONB_ARRAY_OPEN];
-  jsons.forEach((j, i) => (i === 0 ? parts.push(j) : parts.push(COMMA, j)));
-  parts.push(ARRAY_CLOSE);
-  return { rows: JSON.stringify(rows), data: Buffer.concat(parts), words: int4ArrayBinary(words.hashes) };
+  return { rows: jsonbArray(rows), data: jsonbArrayOfTexts(jsons), words: int4ArrayBinary(words.hashes) };
 }
 
 /**

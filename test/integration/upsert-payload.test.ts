@@ -47,4 +47,19 @@ describe('page upsert payload', () => {
     expect(rows.map((r) => r.content_hash)).toEqual(records.map((r) => r.hash ?? contentHash(JSON.stringify(r.data))));
     expect(rows[3]?.words).toEqual([]);
   });
+
+  it('keeps each row beside its record across a page of many rows (their JSON is sent in chunks)', async () => {
+    const connectorId = await insertConnectorRow(db, 'payments');
+    // 75 rows: more than two chunks of rows; names with multi-byte and astral characters.
+    const datas = Array.from({ length: 75 }, (_, i) => ({ id: `r${String(i).padStart(2, '0')}`, name: `Name ${i} Zoë 𝄞 "q" \\ ${'x'.repeat(i)}`, tags: [`t${i}`] }));
+    const records: PageRecord[] = datas.map((data) => {
+      const found = recordSearchText(searchable, data, true);
+      return { id: data.id, data, text: found.text, strings: found.strings };
+    });
+    await upsertPage(db, connectorId, 'customers', records);
+    const { rows } = await sql<{ record_id: string; data: unknown; text_lc: string | null }>`
+      select record_id, data, text_lc from records where connector_id = ${connectorId}::uuid order by record_id`.execute(db);
+    expect(rows.map((r) => r.data)).toEqual(datas);
+    expect(rows.map((r) => r.text_lc)).toEqual(records.map((r) => r.text));
+  });
 });
