@@ -86,6 +86,7 @@ function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: nu
   const worker = (groups.worker?.user ?? 0) + (groups.worker?.system ?? 0);
   return [
     { ...figure('full sync: worker', worker, `${round(groups.worker?.system ?? 0, 1)} of it system; baseline: the pure write-path work alone, in a process of its own (${steps} µs)`), baseline: round(floor.total, 1), ratio: round(worker / floor.total, 2), target: '≤ 50 µs/rec', pass: worker <= 50 },
+    { ...figure('full sync: the worker\'s minor page faults', groups.worker?.faults ?? 0, 'each a page of memory the worker touched for the first time; the machine figure "fresh memory" says what one costs here'), unit: 'faults/rec', value: round(groups.worker?.faults ?? 0, 2) },
     ...['postgres', 'bench'].map((g) => figure(g === 'bench' ? 'full sync: bench process (serves the sandbox)' : `full sync: ${g}`, (groups[g]?.user ?? 0) + (groups[g]?.system ?? 0), `${round(groups[g]?.system ?? 0, 1)} of it system`)),
     figure('full sync: whole machine busy', busy, `${round(idle, 1)} µs/rec idle`),
     ...(bare === null ? [] : [

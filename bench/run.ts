@@ -7,7 +7,7 @@ import { schedulesBench } from './schedules.js';
 import { benchOpenSearch } from './lib/opensearch.js';
 import { openSearchIngestBench } from './opensearch-ingest.js';
 import { searchBench } from './search.js';
-import { machineSpeedFigures, referenceWorkAfterIdleMicros, referenceWorkMicros } from './lib/machine-speed.js';
+import { machineSpeedFigures, pageTouchMicros, referenceWorkAfterIdleMicros, referenceWorkMicros } from './lib/machine-speed.js';
 
 const { values } = parseArgs({ options: { quick: { type: 'boolean' }, ingest: { type: 'string' }, memory: { type: 'string' }, search: { type: 'string' }, schedules: { type: 'string' }, reps: { type: 'string' }, only: { type: 'string' }, backends: { type: 'string' } } });
 const quick = values.quick === true;
@@ -28,8 +28,9 @@ const started = performance.now();
 const speed = async (when: string): Promise<void> => {
   const micros = referenceWorkMicros();
   const afterIdle = await referenceWorkAfterIdleMicros();
-  log(`machine: reference work ${micros.toFixed(2)} µs/rec ${when}; ${afterIdle.toFixed(2)} in bursts after idling (${(afterIdle / micros).toFixed(2)}×)`);
-  figures.push(...machineSpeedFigures(when, micros, afterIdle));
+  const touch = pageTouchMicros();
+  log(`machine: reference work ${micros.toFixed(2)} µs/rec ${when}; ${afterIdle.toFixed(2)} in bursts after idling (${(afterIdle / micros).toFixed(2)}×); fresh memory ${touch.micros.toFixed(2)} µs per 4 KB page (${touch.faultsPerPage.toFixed(2)} faults per page)`);
+  figures.push(...machineSpeedFigures(when, micros, afterIdle, touch));
 };
 await speed('at the start');
 if (want('ingest')) figures.push(...(await ingestBench(params.ingest, log)));

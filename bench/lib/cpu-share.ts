@@ -6,15 +6,15 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
-/** CPU ticks (user, system) of every live process, with the group it belongs to. */
+/** CPU ticks (user, system) and minor page faults of every live process, with the group it belongs to. */
 export interface CpuSnapshot {
-  readonly procs: ReadonlyMap<number, { readonly group: string; readonly user: number; readonly system: number }>;
+  readonly procs: ReadonlyMap<number, { readonly group: string; readonly user: number; readonly system: number; readonly minflt: number }>;
   /** Whole-machine ticks from /proc/stat: busy (everything but idle and iowait) and idle. */
   readonly machine: { readonly busy: number; readonly idle: number };
 }
 
-/** Microseconds of CPU per record, per group, over a phase. */
-export type CpuShare = Record<string, { user: number; system: number }>;
+/** Microseconds of CPU per record, per group, over a phase, and the group's minor page faults per record. */
+export type CpuShare = Record<string, { user: number; system: number; faults: number }>;
 
 function clockTicks(): number {
   try {
@@ -26,13 +26,13 @@ function clockTicks(): number {
 
 const TICKS = clockTicks();
 
-function readProc(pid: number): { cmd: string; user: number; system: number } | null {
+function readProc(pid: number): { cmd: string; user: number; system: number; minflt: number } | null {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name, which may itself contain spaces and parentheses.
     const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-    return { cmd, user: Number(rest[11]), system: Number(rest[12]) };
+    return { cmd, user: Number(rest[11]), system: Number(rest[12]), minflt: Number(rest[7]) };
   } catch {
     return null; // exited between readdir and read
   }
@@ -46,11 +46,11 @@ function machineTicks(): number[] {
 /** Takes a snapshot; `groupOf` names a process's group from its pid and command line. */
 export function cpuSnapshot(groupOf: (pid: number, cmd: string) => string): CpuSnapshot | null {
   if (!fs.existsSync('/proc/stat')) return null;
-  const procs = new Map<number, { group: string; user: number; system: number }>();
+  const procs = new Map<number, { group: string; user: number; system: number; minflt: number }>();
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const p = readProc(Number(name));
-    if (p !== null) procs.set(Number(name), { group: groupOf(Number(name), p.cmd), user: p.user, system: p.system });
+    if (p !== null) procs.set(Number(name), { group: groupOf(Number(name), p.cmd), user: p.user, system: p.system, minflt: p.minflt });
   }
   const cpu = machineTicks();
   const idle = (cpu[3] ?? 0) + (cpu[4] ?? 0);
@@ -68,9 +68,10 @@ export function cpuPerRecord(before: CpuSnapshot, after: CpuSnapshot, records: n
   const groups: CpuShare = {};
   for (const [pid, a] of after.procs) {
     const b = before.procs.get(pid);
-    const g = (groups[a.group] ??= { user: 0, system: 0 });
+    const g = (groups[a.group] ??= { user: 0, system: 0, faults: 0 });
     g.user += us(a.user - (b?.user ?? 0));
     g.system += us(a.system - (b?.system ?? 0));
+    g.faults += (a.minflt - (b?.minflt ?? 0)) / records;
   }
   return { groups, busy: us(after.machine.busy - before.machine.busy), idle: us(after.machine.idle - before.machine.idle) };
 }

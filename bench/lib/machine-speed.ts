@@ -8,6 +8,10 @@
  * Beside it, the same work in page-sized bursts, each after the process slept 5 ms, as the worker
  * wakes for each page and each answer of Postgres: on some machines of this kind a process that
  * has just woken runs its next milliseconds of work 30-60 % slower (bench/README.md, session 42).
+ *
+ * And what memory the process has not touched yet costs it: the CPU per 4 KB page of a fresh
+ * allocation written once. On machines of this kind a minor page fault took 12-16 µs of CPU
+ * (bench/README.md, session 45), where bare metal takes well under one.
  */
 import { hash } from 'node:crypto';
 import { Sandbox } from '../../src/sandbox/sandbox.js';
@@ -61,10 +65,31 @@ export async function referenceWorkAfterIdleMicros(): Promise<number> {
   return best;
 }
 
+/** Fresh memory per pass of {@link pageTouchMicros}: above glibc's largest mmap threshold (32 MB), so every pass maps new pages. */
+const FRESH_BYTES = 64 * 1024 * 1024;
+const PAGE = 4096;
+
+/** CPU microseconds per 4 KB page of fresh memory written once (best of 3), and the minor faults per page it took. */
+export function pageTouchMicros(): { micros: number; faultsPerPage: number } {
+  let best = { micros: Infinity, faultsPerPage: 0 };
+  for (let pass = 0; pass < 3; pass++) {
+    const faults = process.resourceUsage().minorPageFault;
+    const before = process.cpuUsage();
+    const fresh = Buffer.allocUnsafeSlow(FRESH_BYTES);
+    for (let at = 0; at < FRESH_BYTES; at += PAGE) fresh[at] = 1;
+    const used = process.cpuUsage(before);
+    const pages = FRESH_BYTES / PAGE;
+    const micros = (used.user + used.system) / pages;
+    if (micros < best.micros) best = { micros, faultsPerPage: (process.resourceUsage().minorPageFault - faults) / pages };
+  }
+  return best;
+}
+
 /** The reference work's figures for one moment of a run (`when`: before or after a part): back to back, and in bursts after idling. */
-export function machineSpeedFigures(when: string, micros: number, afterIdle: number): Figure[] {
+export function machineSpeedFigures(when: string, micros: number, afterIdle: number, touch: ReturnType<typeof pageTouchMicros>): Figure[] {
   return [
     { group: 'machine', name: `reference work, ${when} (JSON text, parse and md5 of 2,000 customers)`, unit: 'µs/rec', value: round(micros, 2), baseline: null, ratio: null, target: 'reported', pass: null, note: 'CPU per record, best of 5: higher means a slower machine at that moment (steal does not always show it)' },
     { group: 'machine', name: `reference work after idling, ${when} (the same in bursts of ${BURST}, each after a ${IDLE_MS} ms sleep)`, unit: 'µs/rec', value: round(afterIdle, 2), baseline: round(micros, 2), ratio: round(afterIdle / micros, 2), target: 'reported', pass: null, note: 'CPU per record, best of 5: above 1× the back-to-back figure, what a process that waits on I/O pays each time it wakes' },
+    { group: 'machine', name: `fresh memory, ${when} (64 MB never touched before, one byte written per 4 KB page)`, unit: 'µs/page', value: round(touch.micros, 2), baseline: null, ratio: null, target: 'reported', pass: null, note: `CPU per page, best of 3; ${round(touch.faultsPerPage, 2)} minor faults per page: what each page fault costs a process here (the ingest figures count the worker's)` },
   ];
 }
