@@ -10,7 +10,7 @@
  * has just woken runs its next milliseconds of work 30-60 % slower (bench/README.md, session 42).
  *
  * And what memory the process has not touched yet costs it: the CPU per 4 KB page of a fresh
- * allocation written once. On machines of this kind a minor page fault took 12-16 µs of CPU
+ * allocation written once. On machines of this kind a minor page fault took 12-19 µs of CPU
  * (bench/README.md, session 45), where bare metal takes well under one.
  */
 import { hash } from 'node:crypto';
