@@ -29,6 +29,7 @@ import { createLogger } from '../../src/logger.js';
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../../src/store/db.js';
 import type { EntityDef } from '../../src/connectors/catalog/types.js';
+import { jsonbOf } from '../../src/store/jsonb-binary.js';
 
 const logger = createLogger('warn');
 
@@ -48,13 +49,10 @@ function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityD
   };
 }
 
-/** jsonb's binary input format: version 1, then the JSON text (the worker's upsert sends records so). */
-const JSONB_V1 = Uint8Array.of(1);
-
 /** Sends a page's bytes on to the plain table as jsonb binary input; Postgres splits out ids and documents. */
 async function forwardBytes(db: Kysely<DB>, body: Buffer): Promise<void> {
-  const bytes = Buffer.concat([JSONB_V1, body]);
-  await sql`insert into bare_forward (id, data) select r->>'id', r from jsonb_array_elements((${bytes}::jsonb)->'data') r`.execute(db);
+  // As jsonb binary input, as the worker's upsert sends records.
+  await sql`insert into bare_forward (id, data) select r->>'id', r from jsonb_array_elements((${jsonbOf(body)}::jsonb)->'data') r`.execute(db);
 }
 
 /** A runtime page as the page loop takes it: its records and paging meta. */

@@ -1,17 +1,16 @@
 /**
- * JSON arrays in jsonb's binary input format (a version byte, then the JSON text), for statement
+ * JSON in jsonb's binary input format (a version byte, then the JSON text), for statement
  * parameters sent as bytes: pg sends a Buffer as it is, where a string parameter is measured and
  * encoded first. Pure: values in, bytes out.
  */
+import { CLOSE_ARRAY, COMMA, OPEN_ARRAY } from '../json-syntax.js';
 
-/** jsonb's binary input: format version 1, then the JSON text. */
+/** jsonb's binary input format version, the byte before the JSON text. */
 const JSONB_VERSION = 1;
-const OPEN = 0x5b;
-const COMMA = 0x2c;
-const CLOSE = 0x5d;
-const JSONB_ARRAY_OPEN = Uint8Array.of(JSONB_VERSION, OPEN);
-const COMMA_BYTES = Uint8Array.of(COMMA);
-const CLOSE_BYTES = Uint8Array.of(CLOSE);
+const VERSION_BYTE = Uint8Array.of(JSONB_VERSION);
+const COMMA_BYTE = Uint8Array.of(COMMA);
+const CLOSE_BYTE = Uint8Array.of(CLOSE_ARRAY);
+const ARRAY_START = Uint8Array.of(JSONB_VERSION, OPEN_ARRAY);
 
 /**
  * Values serialized per `JSON.stringify` call. One call for a whole page's rows made a string
@@ -21,32 +20,36 @@ const CLOSE_BYTES = Uint8Array.of(CLOSE);
  */
 const VALUES_PER_CHUNK = 32;
 
+/** A JSON text (UTF-8) as jsonb binary input. */
+export function jsonbOf(text: Uint8Array): Buffer {
+  return Buffer.concat([VERSION_BYTE, text]);
+}
+
 /** `values` as one jsonb array, serialized a few at a time. */
 export function jsonbArray(values: readonly unknown[]): Buffer {
+  // Each chunk's elements, its own brackets dropped, to join the one array.
   const chunks: string[] = [];
-  // Version byte and brackets, and a comma between chunks.
-  let size = 3 + Math.max(0, Math.ceil(values.length / VALUES_PER_CHUNK) - 1);
+  let size = ARRAY_START.length + CLOSE_BYTE.length;
   for (let i = 0; i < values.length; i += VALUES_PER_CHUNK) {
-    const chunk = JSON.stringify(values.slice(i, i + VALUES_PER_CHUNK));
+    const chunk = JSON.stringify(values.slice(i, i + VALUES_PER_CHUNK)).slice(1, -1);
+    size += Buffer.byteLength(chunk) + (chunks.length > 0 ? COMMA_BYTE.length : 0);
     chunks.push(chunk);
-    size += Buffer.byteLength(chunk) - 2;
   }
   const out = Buffer.allocUnsafe(size);
-  out.set(JSONB_ARRAY_OPEN);
-  let at = JSONB_ARRAY_OPEN.length;
+  out.set(ARRAY_START);
+  let at = ARRAY_START.length;
   chunks.forEach((chunk, i) => {
     if (i > 0) out[at++] = COMMA;
-    // The chunk's own brackets dropped: its elements join the one array.
-    at += out.write(chunk.slice(1, -1), at);
+    at += out.write(chunk, at);
   });
-  out[at] = CLOSE;
+  out[at] = CLOSE_ARRAY;
   return out;
 }
 
 /** Elements that are JSON texts already (as UTF-8), as one jsonb array: nothing parsed or encoded again. */
 export function jsonbArrayOfTexts(texts: readonly Uint8Array[]): Buffer {
-  const parts: Uint8Array[] = [JSONB_ARRAY_OPEN];
-  texts.forEach((t, i) => (i === 0 ? parts.push(t) : parts.push(COMMA_BYTES, t)));
-  parts.push(CLOSE_BYTES);
+  const parts: Uint8Array[] = [ARRAY_START];
+  texts.forEach((t, i) => (i === 0 ? parts.push(t) : parts.push(COMMA_BYTE, t)));
+  parts.push(CLOSE_BYTE);
   return Buffer.concat(parts);
 }
