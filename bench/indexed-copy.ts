@@ -145,8 +145,10 @@ async function indexCosts(p: Prepared, lines: readonly string[]): Promise<IndexC
   const without: number[] = [];
   for (const ddl of named) without.push(await copyWith(named.filter((x) => x !== ddl)));
   const all = (before + (await copyWith(named))) / 2;
-  // The table now holds every index, each full.
-  const bytes = await Promise.all(named.map(async (_, i) => Number((await p.client.query<{ b: string }>(`select pg_relation_size('copy_variant_${i}') as b`)).rows[0]?.b ?? 0)));
+  // The table now holds every index, each full. One statement: a client runs one query at a time
+  // (pg 8.19 warns of queries queued on a busy client, and pg 9 refuses them).
+  const sizes = await p.client.query<{ b: string }>('select pg_relation_size(i) as b from unnest($1::regclass[]) with ordinality as u(i, n) order by n', [named.map((_, i) => `copy_variant_${i}`)]);
+  const bytes = sizes.rows.map((r) => Number(r.b));
   const labels = indexLabels(defs);
   return { n: lines.length, all, none, each: defs.map((_, i) => ({ label: labels[i] as string, bytes: bytes[i] ?? 0, secondsWithout: without[i] as number })) };
 }
