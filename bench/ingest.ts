@@ -27,6 +27,7 @@ import { storeWriteSeconds } from './store-write.js';
 import { leastDerivations } from './least-derivation.js';
 import type { LeastDerivation } from './lib/least-derivation-process.js';
 import { bareWriterCpu } from './bare-writer.js';
+import type { DeriveMode } from './lib/bare-writer-process.js';
 import { insertConnectorRow } from '../test/conformance/postgres-page.js';
 
 const copyText = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
@@ -91,6 +92,8 @@ function cpuFigures(before: CpuSnapshot | null, after: CpuSnapshot | null, n: nu
     figure('full sync: whole machine busy', busy, `${round(idle, 1)} µs/rec idle`),
     ...(bare === null ? [] : [
       figure('bare writer: fetch, parse, derive, upsert, one page at a time, nothing else', bare.derive.perRecord, `${round(bare.derive.system, 1)} of it system; the least CPU a worker writing these structures uses here, ${bare.derive.records} records`),
+      figure('bare writer without the word index (search text, shadow and lookup keys kept)', bare['no-words'].perRecord, `${round(bare['no-words'].system, 1)} of it system; the word index (words hashed, the vocabulary's new words found and written) costs the bare writer ${round(bare.derive.perRecord - bare['no-words'].perRecord, 1)} µs/rec`),
+      figure('bare writer as an OpenSearch deployment writes (no lookup keys, search text or words)', bare['no-search'].perRecord, `${round(bare['no-search'].system, 1)} of it system; the search text, shadow and lookup keys cost the bare writer ${round(bare['no-words'].perRecord - bare['no-search'].perRecord, 1)} µs/rec more, every Postgres search structure ${round(bare.derive.perRecord - bare['no-search'].perRecord, 1)}`),
       figure('forward floor: fetch, parse, pass the page bytes on to Postgres, nothing derived', bare.forward.perRecord, `${round(bare.forward.system, 1)} of it system; the least CPU any worker that parses records in JavaScript uses here, whatever it derives`),
       figure('least derivation: JSON text, sha1, strings lower-cased, one pass over their characters, text serialized', least.parsed, 'in a process of its own, best of 3: what any JavaScript worker writing the text and word structures does besides reading and parsing the page'),
       { ...figure('forward floor + least derivation', bare.forward.perRecord + least.parsed, 'the least CPU per record a worker that parses its pages and writes these structures can use on this machine'), target: 'the limit under a parsing worker', pass: null },
@@ -108,14 +111,16 @@ interface Least {
   readonly bytes: number;
 }
 
-type BareWriters = Record<'derive' | 'forward' | 'transport', Awaited<ReturnType<typeof bareWriterCpu>>>;
+type BareWriters = Record<DeriveMode | 'forward' | 'transport', Awaited<ReturnType<typeof bareWriterCpu>>>;
 
 /** The bare writer and the forward and transport floors, each writing the same pages as a tenant of its own in the bench's database. */
 async function bareWriters(b: Awaited<ReturnType<typeof benchDb>>, runtimeUrl: string): Promise<BareWriters> {
   const derive = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments') });
+  const noWords = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments'), mode: 'no-words' });
+  const noSearch = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments'), mode: 'no-search' });
   const forward = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments'), mode: 'forward' });
   const transport = await bareWriterCpu({ databaseUrl: b.pg.url, runtimeUrl, connectorId: await insertConnectorRow(b.db, 'payments'), mode: 'transport' });
-  return { derive, forward, transport };
+  return { derive, 'no-words': noWords, 'no-search': noSearch, forward, transport };
 }
 
 /** Rows of the per-index COPYs: each variant copies them once (about 10 s apiece with every index, on a machine of 3,400 rows/s). */
@@ -158,7 +163,7 @@ export async function ingestBench(n: number, log: (s: string) => void, opts: { r
     const cpuAfter = cpuSnapshot(groupOf);
     // The bare writer writes the same pages as another tenant, in the same database.
     const bare = opts.resync === false ? null : await bareWriters(b, sb.url);
-    if (bare !== null) log(`ingest: bare writer ${round(bare.derive.perRecord, 1)} µs/rec (${round(bare.derive.system, 1)} system); forward floor ${round(bare.forward.perRecord, 1)} µs/rec (${round(bare.forward.system, 1)} system); transport floor ${round(bare.transport.perRecord, 1)} µs/rec (${round(bare.transport.system, 1)} system)`);
+    if (bare !== null) log(`ingest: bare writer ${round(bare.derive.perRecord, 1)} µs/rec (${round(bare.derive.system, 1)} system), without the word index ${round(bare['no-words'].perRecord, 1)}, as an OpenSearch deployment writes ${round(bare['no-search'].perRecord, 1)}; forward floor ${round(bare.forward.perRecord, 1)} µs/rec (${round(bare.forward.system, 1)} system); transport floor ${round(bare.transport.perRecord, 1)} µs/rec (${round(bare.transport.system, 1)} system)`);
     const { pure: floor, ...least } = await leastDerivations({ size: n, n: Math.min(n, 20_000) });
     log(`ingest: pure write-path work ${round(floor.total, 1)} µs/rec in a process of its own (${Object.entries(floor.steps).map(([k, v]) => `${k} ${round(v, 1)}`).join(', ')})`);
     log(`ingest: least derivation ${round(least.parsed, 1)} µs/rec in a process of its own, ${round(least.bytes, 1)} from the records' bytes`);

@@ -6,6 +6,11 @@
  * after the other. No queue, run, checkpoint, lock, seen-set or overlapping writes. Its CPU per
  * record is the least a worker with these structures can use on this machine, I/O included.
  *
+ * `no-words`: the same, with no word index (each record's search text and shadow, no words
+ * column and no vocabulary); `no-search`: as a deployment that searches with OpenSearch writes
+ * (no lookup keys, search text or words). Beside `derive`, they say what each structure costs the
+ * worker's steps with their I/O, where the pure figures say what it costs alone.
+ *
  * `forward`: the floor under any worker that parses records in JavaScript, whatever it derives:
  * read each page over HTTP with the worker's client, JSON.parse it, and send its bytes unchanged
  * into a plain table (ids and documents split out by Postgres), nothing derived, hashed or
@@ -21,9 +26,9 @@ import { firstPageParams, nextPageParams, readCall, recordsOf, runtimeParams } f
 import { HttpConnectorRuntime, type RuntimePage } from '../../src/connectors/runtime-client.js';
 import { lookupFields } from '../../src/search/target.js';
 import { createDb } from '../../src/store/db.js';
-import { runUpsert } from '../../src/store/records-repo.js';
+import { prepareUpsert, runUpsert, type PageRecord, type PreparedUpsert } from '../../src/store/records-repo.js';
 import { rememberWords } from '../../src/store/page-words.js';
-import { changedUpsert } from '../../src/worker/page-writer.js';
+import { changedUpsert, withShadows } from '../../src/worker/page-writer.js';
 import { toPageRecords } from '../../src/worker/page-records.js';
 import { createLogger } from '../../src/logger.js';
 import { sql, type Kysely } from 'kysely';
@@ -36,17 +41,23 @@ const logger = createLogger('warn');
 type Page = { readonly records: Record<string, unknown>[]; readonly meta: Record<string, unknown> };
 type Call = Parameters<HttpConnectorRuntime['execute']>[0];
 
-/** Reads, parses and writes one page as the worker's steps do. */
-function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityDef, job: BareWriterJob): (call: Call) => Promise<Page> {
-  const writes = { connectorId: job.connectorId, entity: 'customers', searchable: entity.searchable, lookup: lookupFields(entity) };
+/** Reads, parses and writes one page as the worker's steps do, with the structures `mode` keeps. */
+function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityDef, job: BareWriterJob, mode: DeriveMode): (call: Call) => Promise<Page> {
+  const searchesHere = mode !== 'no-search';
+  const writes = { connectorId: job.connectorId, entity: 'customers', searchable: entity.searchable, lookup: searchesHere ? lookupFields(entity) : [], text: searchesHere };
   return async (call) => {
     const page = await runtime.execute(call);
     const records = recordsOf(entity, page.data);
-    const upsert = changedUpsert(writes, toPageRecords(entity, page, records, logger));
+    const upsert = mode === 'no-words' ? wordless(writes, toPageRecords(entity, page, records, logger)) : changedUpsert(writes, toPageRecords(entity, page, records, logger));
     const counts = await runUpsert(db, job.connectorId, 'customers', upsert);
     rememberWords(job.connectorId, 'customers', counts.words ?? []);
     return { records, meta: page.meta };
   };
+}
+
+/** The worker's upsert with each record's search text and shadow, and no strings to take words from. */
+function wordless(writes: Parameters<typeof changedUpsert>[0], records: readonly PageRecord[]): PreparedUpsert {
+  return prepareUpsert(writes.connectorId, writes.entity, withShadows(records, writes.searchable, writes.lookup).map((r) => ({ ...r, strings: null })));
 }
 
 /** Sends a page's bytes on to the plain table as jsonb binary input; Postgres splits out ids and documents. */
@@ -96,9 +107,12 @@ export interface BareWriterJob {
   readonly databaseUrl: string;
   readonly runtimeUrl: string;
   readonly connectorId: string;
-  /** `derive` (the default): the worker's own steps; `forward`: parse and pass the pages through; `transport`: pass their bytes through unparsed. */
-  readonly mode?: 'derive' | 'forward' | 'transport';
+  /** `derive` (the default): the worker's own steps; `no-words`, `no-search`: the same with fewer structures; `forward`: parse and pass the pages through; `transport`: pass their bytes through unparsed. */
+  readonly mode?: DeriveMode | 'forward' | 'transport';
 }
+
+/** Which of the Postgres search structures a deriving bare writer writes: all, all but the word index, or none (as an OpenSearch deployment). */
+export type DeriveMode = 'derive' | 'no-words' | 'no-search';
 
 /** What the child answers: records written and the CPU it used doing so (all its threads). */
 export type BareWriterAnswer = { readonly records: number; readonly cpuMicros: number; readonly systemMicros: number } | { readonly error: string };
@@ -117,8 +131,9 @@ async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
   const runtime = new HttpConnectorRuntime({ baseUrl: job.runtimeUrl, timeoutMs: 60_000 });
   const { db } = createDb(job.databaseUrl, 2);
   const mode = job.mode ?? 'derive';
+  const passes = mode === 'forward' || mode === 'transport';
   try {
-    if (mode !== 'derive') await sql`create unlogged table if not exists bare_forward (id text, data jsonb)`.execute(db);
+    if (passes) await sql`create unlogged table if not exists bare_forward (id text, data jsonb)`.execute(db);
     if (mode === 'transport') {
       // The calls are read first, unmeasured; then only their pages' bytes are moved.
       const calls: Call[] = [];
@@ -128,9 +143,9 @@ async function run(job: BareWriterJob): Promise<BareWriterAnswer> {
         return records;
       });
     }
-    return await measured(() => readEveryPage(def, entity, mode === 'forward' ? forwarding(db, runtime, entity) : deriving(db, runtime, entity, job)));
+    return await measured(() => readEveryPage(def, entity, mode === 'forward' ? forwarding(db, runtime, entity) : deriving(db, runtime, entity, job, mode)));
   } finally {
-    if (mode !== 'derive') await sql`drop table if exists bare_forward`.execute(db);
+    if (passes) await sql`drop table if exists bare_forward`.execute(db);
     await db.destroy();
   }
 }
