@@ -44,8 +44,13 @@ function runOn(client: pg.PoolClient, cache: StatementCache | null, prepared: bo
   if (name === undefined) return void client.query(text, values, done);
   client.query({ name, text, values }, (err: Error | null, res: pg.QueryResult) => {
     if (err === null || cache === null || !STALE_STATEMENT.has(String((err as { code?: unknown }).code))) return done(err, res);
-    cache.forget(text);
-    client.query(text, values, done);
+    // The failed statement holds the connection until its ReadyForQuery: queue the rerun alone,
+    // and the stale name's deallocation from the rerun's callback.
+    const stale = cache.drop(text);
+    client.query(text, values, (rerunErr: Error | null, rerun: pg.QueryResult) => {
+      if (stale !== null) cache.deallocate(stale);
+      done(rerunErr, rerun);
+    });
   });
 }
 

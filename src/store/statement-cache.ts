@@ -67,9 +67,20 @@ export class StatementCache {
 
   /** Drops the statement of `text` (after a {@link STALE_STATEMENT} error); it is named afresh when it runs again. */
   forget(text: string): void {
+    const name = this.drop(text);
+    if (name !== null) this.deallocate(name);
+  }
+
+  /**
+   * Drops the statement of `text` from the cache and returns its name, for the caller to
+   * {@link deallocate} once the connection is free: while a failed statement still holds the
+   * connection, one more statement is all a client may queue (pg 8.19 warns of a second, pg 9
+   * refuses it), and the rerun goes first.
+   */
+  drop(text: string): string | null {
     const name = this.#names.get(text);
     this.#names.delete(text);
-    if (typeof name === 'string') this.#deallocate(name);
+    return typeof name === 'string' ? name : null;
   }
 
   #evictPastLimit(): void {
@@ -79,7 +90,8 @@ export class StatementCache {
     }
   }
 
-  #deallocate(name: string): void {
+  /** Deallocates a name this cache gave out, ahead of the connection's next statement. */
+  deallocate(name: string): void {
     // Queued ahead of the connection's next statement, so no round trip is waited for; it fails
     // only where the session has already lost the statement, which is the state it asks for.
     this.#client.query(`deallocate ${name}`, () => undefined);

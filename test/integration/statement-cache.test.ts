@@ -102,6 +102,30 @@ describe('the search pool statement cache', () => {
     expect(after[0]?.name).not.toBe(before[0]?.name);
   });
 
+  it('reruns a lost statement with nothing else queued behind the failed one (pg 8.19 warns of a second query queued, pg 9 refuses it)', async () => {
+    const { db, pool } = createDb(url, 1, { statements: { entries: 10, maxChars: 1000 } });
+    dbs.push(db);
+    // What pg itself checks before it warns: how many queries wait behind the one running.
+    const waiting: number[] = [];
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args) => {
+        waiting.push((client as unknown as { _queryQueue: unknown[] })._queryQueue.length);
+        return query(...args);
+      };
+    });
+    await sql`select 1`.execute(db);
+    for (let i = 0; i < 2; i++) await lookup(db, 'rare');
+    await sql`deallocate all`.execute(db);
+    expect(await lookup(db, 'rare')).toBe(1);
+    // The stale name is deallocated once the rerun is done: the next statements find the connection free, and it is named again.
+    expect(await lookup(db, 'common')).toBe(4999);
+    expect(await lookup(db, 'rare')).toBe(1);
+    expect((await prepared(db)).filter((p) => p.statement.includes('skewed'))).toHaveLength(1);
+    expect(waiting.length).toBeGreaterThan(6);
+    expect(Math.max(...waiting)).toBe(0);
+  });
+
   it('runs a statement marked as planned once on its own connections, which keep its first plan; the rest stay planned per value', async () => {
     const { db } = createDb(url, 1, { statements: { entries: 10, maxChars: 1000 }, genericMax: 1 });
     dbs.push(db);
