@@ -45,10 +45,11 @@ type Call = Parameters<HttpConnectorRuntime['execute']>[0];
 function deriving(db: Kysely<DB>, runtime: HttpConnectorRuntime, entity: EntityDef, job: BareWriterJob, mode: DeriveMode): (call: Call) => Promise<Page> {
   const searchesHere = mode !== 'no-search';
   const writes = { connectorId: job.connectorId, entity: 'customers', searchable: entity.searchable, lookup: searchesHere ? lookupFields(entity) : [], text: searchesHere };
+  const upsertOf = mode === 'no-words' ? wordless : changedUpsert;
   return async (call) => {
     const page = await runtime.execute(call);
     const records = recordsOf(entity, page.data);
-    const upsert = mode === 'no-words' ? wordless(writes, toPageRecords(entity, page, records, logger)) : changedUpsert(writes, toPageRecords(entity, page, records, logger));
+    const upsert = upsertOf(writes, toPageRecords(entity, page, records, logger));
     const counts = await runUpsert(db, job.connectorId, 'customers', upsert);
     rememberWords(job.connectorId, 'customers', counts.words ?? []);
     return { records, meta: page.meta };
