@@ -43,15 +43,6 @@ function laterCursor(cursor: unknown) {
   return sql<string>`case when jsonb_typeof(sync_cursor) = 'number' and (sync_cursor)::numeric > ${cursor} then sync_cursor else ${JSON.stringify(cursor)}::jsonb end`;
 }
 
-/**
- * Records that became live (inserted, or revived from a tombstone) or stopped being live: the
- * count is kept by each write instead of recounting a whole entity at every run's end.
- */
-export async function addRecordCount(db: Db, connectorId: string, entity: string, delta: number): Promise<void> {
-  if (delta === 0) return;
-  await executeStatement(db, 'update entity_state set record_count = greatest(record_count + $1, 0) where connector_id = $2 and entity = $3', [delta, connectorId, entity]);
-}
-
 /** Records were written without `text_lc`: searches of the entity must not rely on the trigram index. */
 export async function markTextIncomplete(db: Db, connectorId: string, entity: string): Promise<void> {
   await db.updateTable('entity_state').set({ text_complete: false }).where('connector_id', '=', connectorId).where('entity', '=', entity).where('text_complete', '=', true).execute();

@@ -119,7 +119,8 @@ export interface UpsertCounts {
  */
 export async function lockEntity(db: Db, connectorId: string, entity: string, mode: 'exclusive' | 'shared' = 'exclusive', writeKey: string | null = null): Promise<void> {
   const entityKey = `${connectorId}/${entity}`;
-  // A page write also takes its own key, in the same round trip (see awaitWrite).
+  // A page write also takes its own key, in the same round trip: the write after it waits for
+  // that key (runs-repo.ts recordPageWrite).
   if (writeKey === null) await executeStatement(db, LOCK[mode], [entityKey]);
   else await executeStatement(db, LOCK_WITH_WRITE[mode], [entityKey, `write/${writeKey}`]);
 }
@@ -132,14 +133,6 @@ const LOCK_WITH_WRITE = {
   exclusive: `${LOCK.exclusive}, pg_advisory_xact_lock(hashtextextended($2, 0))`,
   shared: `${LOCK.shared}, pg_advisory_xact_lock(hashtextextended($2, 0))`,
 } as const;
-
-/**
- * Waits until the transaction holding write key `key` (taken with {@link lockEntity}) has ended.
- * Waiting in Postgres rather than in JavaScript lets its deadlock detector see the wait.
- */
-export async function awaitWrite(db: Db, key: string): Promise<void> {
-  await executeStatement(db, LOCK.shared, [`write/${key}`]);
-}
 
 /** A page's upsert made ready: the statement's payload and the vocabulary words it adds; it holds no record. */
 export interface PreparedUpsert {

@@ -118,17 +118,52 @@ export async function claimRun(db: Kysely<DB>, id: string, maxPerConnector: numb
  * when the run is no longer running (cancelled meanwhile): the caller rolls the page back.
  */
 export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, c: PageCounters, attempt?: number): Promise<boolean> {
-  const params = [JSON.stringify(checkpoint), c.pages ?? 1, c.seen, c.inserted, c.updated, c.unchanged, id];
-  // Fencing: an execution that lost its claim (the job was redelivered) can no longer write.
-  const res = attempt === undefined ? await executeStatement(db, RECORD_PAGE, params) : await executeStatement(db, RECORD_PAGE_FENCED, [...params, attempt]);
-  return Number(res.numAffectedRows ?? 0n) > 0;
+  return recordPageWrite(db, { id, checkpoint, counters: c, attempt });
 }
 
-const RECORD_PAGE = `update sync_runs
-   set checkpoint = $1, pages = pages + $2, seen = seen + $3, inserted = inserted + $4, updated = updated + $5,
-       unchanged = unchanged + $6, heartbeat_at = now(), progressed_at = now()
- where id = $7 and status = 'running'`;
-const RECORD_PAGE_FENCED = `${RECORD_PAGE} and attempts = $8`;
+/** What a page write records about its run, besides its records. */
+export interface PageWriteRecord {
+  readonly id: string;
+  readonly checkpoint: RunCheckpoint;
+  readonly counters: PageCounters;
+  /** The execution's claim: an execution that lost it (the job was redelivered) can no longer write. */
+  readonly attempt?: number | undefined;
+  /** The write key (records-repo.ts lockEntity) of the write before, while it may still be in flight: waited for, in Postgres, before the checkpoint. */
+  readonly after?: string | null;
+  /** Records the page made live (new or revived): added to the entity's record count. */
+  readonly live?: { readonly connectorId: string; readonly entity: string; readonly delta: number };
+}
+
+/**
+ * {@link recordPage} with what else a page write does after its upsert, in one statement: the
+ * wait for the write before (its checkpoint must commit first; waited for where Postgres's
+ * deadlock detector sees it), then the run row, then the entity's record count (every path that
+ * ends or cancels a run locks them in that order). The count only once the run row is written:
+ * it reads `page`. Two round trips per page write less than a statement each (bench/README.md,
+ * session 47). The statement reads the run row as of its start, before the wait: Postgres
+ * updates the row as the write before left it (read committed rechecks a row updated meanwhile).
+ */
+export async function recordPageWrite(db: Db, w: PageWriteRecord): Promise<boolean> {
+  const c = w.counters;
+  const live = w.live ?? null;
+  const params = [JSON.stringify(w.checkpoint), c.pages ?? 1, c.seen, c.inserted, c.updated, c.unchanged, w.id, w.attempt ?? null, w.after == null ? null : `write/${w.after}`, live?.delta ?? 0, live?.connectorId ?? null, live?.entity ?? null];
+  const { rows } = await executeStatement<{ recorded: number }>(db, RECORD_PAGE_WRITE, params);
+  return (rows[0]?.recorded ?? 0) > 0;
+}
+
+const RECORD_PAGE_WRITE = `with turn as (
+  select pg_advisory_xact_lock_shared(hashtextextended($9::text, 0)) where $9::text is not null
+), page as (
+  update sync_runs
+     set checkpoint = $1, pages = pages + $2, seen = seen + $3, inserted = inserted + $4, updated = updated + $5,
+         unchanged = unchanged + $6, heartbeat_at = now(), progressed_at = now()
+   where id = $7 and status = 'running' and ($8::int is null or attempts = $8::int) and (select count(*) from turn) >= 0
+  returning id
+), counted as (
+  update entity_state set record_count = greatest(record_count + $10::int, 0)
+   where connector_id = $11::uuid and entity = $12::text and $10::int <> 0 and exists (select 1 from page)
+)
+select count(*)::int as recorded from page`;
 
 /** Milliseconds since the run last wrote a page (or started, before its first), by the database's clock; null for an unknown run. */
 export async function msSinceProgress(db: Db, id: string): Promise<number | null> {

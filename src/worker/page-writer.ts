@@ -5,11 +5,11 @@ import type { LockTurn } from './batch-writer.js';
 import { searchableShadow } from '../search/doc.js';
 import { lookupKeys } from '../search/postgres/lookup-index.js';
 import type { DB } from '../store/db.js';
-import { addRecordCount, markTextIncomplete } from '../store/entity-state-repo.js';
+import { markTextIncomplete } from '../store/entity-state-repo.js';
 import { recordSearchText } from '../search/postgres/search-text.js';
 import { rememberWords } from '../store/page-words.js';
-import { awaitWrite, contentHash, liveHashes, lockEntity, prepareUpsert, runUpsert, storedHashMatches, type PageRecord, type PreparedUpsert } from '../store/records-repo.js';
-import { recordPage } from '../store/runs-repo.js';
+import { contentHash, liveHashes, lockEntity, prepareUpsert, runUpsert, storedHashMatches, type PageRecord, type PreparedUpsert } from '../store/records-repo.js';
+import { recordPageWrite } from '../store/runs-repo.js';
 import type { RunCheckpoint, RunMode } from '../store/schema.js';
 
 /** Counts of one written page. */
@@ -116,13 +116,19 @@ export async function writePage(
     const result = { seen: unique.length, inserted: counts.inserted, updated: counts.updated, unchanged: unique.length - changed.length + counts.unchanged };
     // The checkpoint commits after the batch before it (which may still be in flight): a
     // checkpoint must never cover pages that were not committed. Its failure rolls this one back.
-    // This transaction holds rows meanwhile: wait where Postgres sees it (batch-writer.ts).
-    if (turn.after !== null && !previousEnded) await awaitWrite(tx, turn.after);
+    // This transaction holds rows meanwhile: it waits where Postgres sees it (batch-writer.ts),
+    // in the statement that records the page.
+    const recorded = await recordPageWrite(tx, {
+      id: run.id,
+      checkpoint,
+      counters: { ...result, pages },
+      attempt: run.attempt,
+      after: turn.after !== null && !previousEnded ? turn.after : null,
+      live: { connectorId: run.connectorId, entity: run.entity, delta: becameLive },
+    });
     await previous;
     // A run cancelled while this page was in flight must not gain the page: roll it back.
-    if (!(await recordPage(tx, run.id, checkpoint, { ...result, pages }, run.attempt))) throw new RunNotRunning(run.id);
-    // After the run row, as every path that ends or cancels a run locks it: run row, then entity state.
-    await addRecordCount(tx, run.connectorId, run.entity, becameLive);
+    if (!recorded) throw new RunNotRunning(run.id);
     // Entity state after the run row too: page writes that overlap locked them in the other
     // order here once and deadlocked (two pages of a run writing without search text).
     if (run.text === false && changed.length > 0 && run.searchable !== undefined) await markTextIncomplete(tx, run.connectorId, run.entity);
