@@ -65,25 +65,41 @@ function keyOf(s: string, start: number, end: number): string {
 
 /**
  * The members of a JSON object's text whose keys are in `keep`, as the text of an object (members
- * in the document's order). The text must be one JSON object, as Postgres writes jsonb.
+ * in the document's order). The text must be one JSON object, as Postgres writes jsonb. Members
+ * kept one after another are cut as one run, separators and all: a 50-hit page's projection and
+ * its encoding took 6.8 µs per customer cut member by member, 4.8 cut in runs (bench/README.md,
+ * session 47), and most kept members follow another kept one.
  */
 export function keepMembers(json: string, keep: ReadonlySet<string>): string {
   let i = skipSpace(json, 0);
   if (json.charCodeAt(i) !== OPEN_OBJECT) throw new SyntaxError('a stored document is not a JSON object');
-  let out = '{';
   i = skipSpace(json, i + 1);
   if (json.charCodeAt(i) === CLOSE_OBJECT) return '{}';
+  let out = '';
+  let run = -1;
+  let runEnd = -1;
+  const cut = (): void => {
+    out += out === '' ? json.slice(run, runEnd) : `,${json.slice(run, runEnd)}`;
+    run = -1;
+  };
   for (;;) {
     const keyStart = i;
     const keyEnd = endOfString(json, i);
     i = skipSpace(json, keyEnd);
     if (json.charCodeAt(i) !== COLON) throw new SyntaxError('a stored document has a member without a colon');
-    const valueStart = skipSpace(json, i + 1);
-    const valueEnd = endOfValue(json, valueStart);
-    if (keep.has(keyOf(json, keyStart, keyEnd))) out += `${out.length > 1 ? ',' : ''}${json.slice(keyStart, keyEnd)}:${json.slice(valueStart, valueEnd)}`;
+    const valueEnd = endOfValue(json, skipSpace(json, i + 1));
+    if (!keep.has(keyOf(json, keyStart, keyEnd))) {
+      if (run >= 0) cut();
+    } else {
+      if (run < 0) run = keyStart;
+      runEnd = valueEnd;
+    }
     i = skipSpace(json, valueEnd);
     const next = json.charCodeAt(i);
-    if (next === CLOSE_OBJECT) return `${out}}`;
+    if (next === CLOSE_OBJECT) {
+      if (run >= 0) cut();
+      return `{${out}}`;
+    }
     if (next !== COMMA) throw new SyntaxError('a stored document has members without a comma between them');
     i = skipSpace(json, i + 1);
   }

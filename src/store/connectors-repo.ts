@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from './db.js';
-import { executePrepared } from './prepared-statements.js';
+import { executeStatement } from './prepared-statements.js';
 import type { ConnectorRow } from './schema.js';
 import { toPrincipal, type Principal } from './tokens-repo.js';
 
@@ -93,20 +93,24 @@ export async function findConnector(db: Db, id: string, organizationId?: string)
  * Null when the token is unknown or revoked. `id` must be a uuid.
  */
 export async function findCallerConnector(db: Db, tokenHash: Buffer, id: string): Promise<{ principal: Principal; connector: Connector | null } | null> {
-  const query = db
-    .selectFrom('api_tokens as t')
-    .leftJoin('connectors as c', (j) => j.on('c.id', '=', id).onRef('c.organization_id', '=', 't.organization_id'))
-    .select(['t.id as token_id', 't.organization_id as token_organization_id', 't.is_admin'])
-    .select(['c.id', 'c.organization_id', 'c.external_user_id', 'c.connector_type', 'c.name', 'c.auth_method', 'c.replication_config', 'c.status', 'c.created_at', 'c.updated_at'])
-    .where('t.token_hash', '=', tokenHash)
-    .where('t.revoked_at', 'is', null);
-  // Every execute request runs it: planned once per connection (two unique-key lookups).
-  const [row] = await executePrepared(db, query);
+  // Every execute request runs it: planned once per connection (two unique-key lookups), and
+  // its text fixed, not built and compiled by kysely per request (bench/README.md, session 47).
+  const { rows } = await executeStatement<CallerConnectorRow>(db, CALLER_CONNECTOR, [id, tokenHash]);
+  const row = rows[0];
   if (row === undefined) return null;
   const principal = toPrincipal({ id: row.token_id, organization_id: row.token_organization_id, is_admin: row.is_admin });
   // A joined row's columns are all null together: its id (the key) says whether there is one.
   return { principal, connector: row.id === null ? null : toConnector(row as Parameters<typeof toConnector>[0]) };
 }
+
+/** A row of {@link CALLER_CONNECTOR}: the token's columns, and the connector's (all null when there is none). */
+type CallerConnectorRow = { token_id: string; token_organization_id: string; is_admin: boolean } & { [K in keyof Parameters<typeof toConnector>[0]]: Parameters<typeof toConnector>[0][K] | null };
+
+const CALLER_CONNECTOR = `select t.id as token_id, t.organization_id as token_organization_id, t.is_admin,
+       c.id, c.organization_id, c.external_user_id, c.connector_type, c.name, c.auth_method, c.replication_config, c.status, c.created_at, c.updated_at
+  from api_tokens as t
+  left join connectors as c on c.id = $1 and c.organization_id = t.organization_id
+ where t.token_hash = $2 and t.revoked_at is null`;
 
 /** Whether a string can be a connector id: anything Postgres would not parse as a uuid cannot (and must not become a 500). */
 export const isConnectorId = (id: string): boolean => UUID.test(id);
