@@ -113,14 +113,6 @@ export async function claimRun(db: Kysely<DB>, id: string, maxPerConnector: numb
   });
 }
 
-/**
- * Saves the checkpoint and adds a page's counters; part of the page's transaction. Returns false
- * when the run is no longer running (cancelled meanwhile): the caller rolls the page back.
- */
-export async function recordPage(db: Db, id: string, checkpoint: RunCheckpoint, c: PageCounters, attempt?: number): Promise<boolean> {
-  return recordPageWrite(db, { id, checkpoint, counters: c, attempt });
-}
-
 /** What a page write records about its run, besides its records. */
 export interface PageWriteRecord {
   readonly id: string;
@@ -135,7 +127,9 @@ export interface PageWriteRecord {
 }
 
 /**
- * {@link recordPage} with what else a page write does after its upsert, in one statement: the
+ * Saves a page write's checkpoint and adds its counters, with what else the write does after its
+ * upsert, in one statement; part of the page's transaction. Returns false when the run is no
+ * longer running (cancelled meanwhile): the caller rolls the page back. The statement: the
  * wait for the write before (its checkpoint must commit first; waited for where Postgres's
  * deadlock detector sees it), then the run row, then the entity's record count (every path that
  * ends or cancels a run locks them in that order). The count only once the run row is written:

@@ -65,16 +65,16 @@ export class StatementCache {
     return name;
   }
 
-  /** Drops the statement of `text` (after a {@link STALE_STATEMENT} error); it is named afresh when it runs again. */
-  forget(text: string): void {
+  /** Drops the statement of `text` and deallocates its name (an eviction); it is named afresh when it runs again. */
+  #forget(text: string): void {
     const name = this.drop(text);
     if (name !== null) this.deallocate(name);
   }
 
   /**
-   * Drops the statement of `text` from the cache and returns its name, for the caller to
-   * {@link deallocate} once the connection is free: while a failed statement still holds the
-   * connection, one more statement is all a client may queue (pg 8.19 warns of a second, pg 9
+   * Drops the statement of `text` from the cache (after a {@link STALE_STATEMENT} error) and
+   * returns its name, for the caller to {@link deallocate} once the connection is free: while a
+   * failed statement still holds the connection, one more statement is all a client may queue (pg 8.19 warns of a second, pg 9
    * refuses it), and the rerun goes first.
    */
   drop(text: string): string | null {
@@ -86,7 +86,7 @@ export class StatementCache {
   #evictPastLimit(): void {
     while (this.#names.size > this.#limits.entries) {
       const oldest = this.#names.keys().next().value as string;
-      this.forget(oldest);
+      this.#forget(oldest);
     }
   }
 

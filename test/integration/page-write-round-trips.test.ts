@@ -45,15 +45,14 @@ describe('statements of a page write', () => {
     Number((await h.deps.db.selectFrom('entity_state').select('record_count').where('connector_id', '=', id).where('entity', '=', 'customers').executeTakeFirstOrThrow()).record_count);
   const turnAfter = (after: string | null, key: string): LockTurn => ({ before: Promise.resolve(), taken: () => undefined, key, after });
 
-  /** The statements `write` sends to Postgres on the connection of its transaction (the first `begin`), in order; and those on others. */
-  const statementsOf = async <T>(write: () => Promise<T>): Promise<{ result: T; statements: string[]; others: string[] }> => {
+  /** The statements `write` sends to Postgres on the connection of its transaction (the first `begin`), in order. */
+  const statementsOf = async <T>(write: () => Promise<T>): Promise<{ result: T; statements: string[] }> => {
     const spy = vi.spyOn(pg.Client.prototype, 'query');
     try {
       const result = await write();
       const text = (c: unknown[]): string => (typeof c[0] === 'string' ? c[0] : String((c[0] as { text?: unknown }).text ?? ''));
       const own = spy.mock.contexts[spy.mock.calls.findIndex((c) => /^begin/i.test(text(c)))];
-      const on = (mine: boolean) => spy.mock.calls.filter((_, i) => (spy.mock.contexts[i] === own) === mine).map(text);
-      return { result, statements: on(true), others: on(false) };
+      return { result, statements: spy.mock.calls.filter((_, i) => spy.mock.contexts[i] === own).map(text) };
     } finally {
       spy.mockRestore();
     }

@@ -6,7 +6,7 @@
 import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDb, type DB } from '../../src/store/db.js';
-import { createRun, msSinceProgress, recordPage, startRun } from '../../src/store/runs-repo.js';
+import { createRun, msSinceProgress, recordPageWrite, startRun } from '../../src/store/runs-repo.js';
 import { insertConnectorRow } from '../conformance/postgres-page.js';
 import { migratedDatabase } from './helpers/fresh-db.js';
 
@@ -27,7 +27,7 @@ describe('msSinceProgress', () => {
     await startRun(db, run.id);
     await sql`update sync_runs set started_at = now() - interval '25 hours' where id = ${run.id}::bigint`.execute(db);
     expect(await msSinceProgress(db, run.id)).toBeGreaterThanOrEqual(25 * HOUR);
-    expect(await recordPage(db, run.id, { partition: 0, page: null }, { seen: 1, inserted: 1, updated: 0, unchanged: 0 })).toBe(true);
+    expect(await recordPageWrite(db, { id: run.id, checkpoint: { partition: 0, page: null }, counters: { seen: 1, inserted: 1, updated: 0, unchanged: 0 } })).toBe(true);
     expect(await msSinceProgress(db, run.id)).toBeLessThan(60_000);
     expect(await msSinceProgress(db, '999999')).toBeNull();
   });
