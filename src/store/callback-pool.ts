@@ -54,6 +54,16 @@ function runOn(client: pg.PoolClient, cache: StatementCache | null, prepared: bo
   });
 }
 
+/**
+ * Whether the server ended the session with `err` (FATAL or PANIC: pg_terminate_backend, a
+ * shutdown, a failover). pg reports that error as soon as it arrives, before the socket closes;
+ * released without it, the dead client would go back to the pool and fail the next statement.
+ */
+function endsSession(err: Error): boolean {
+  const severity = (err as { severity?: unknown }).severity;
+  return severity === 'FATAL' || severity === 'PANIC';
+}
+
 /** The pool kysely's PostgresDialect runs on; `pool` (and `opts.generic`) stay the caller's (their events), ended with it. */
 export function callbackPool(pool: pg.Pool, opts: CallbackPoolOptions = {}): PostgresPool {
   const prepared = opts.prepared !== false;
@@ -63,15 +73,24 @@ export function callbackPool(pool: pg.Pool, opts: CallbackPoolOptions = {}): Pos
     let w = wrappers.get(client);
     if (w === undefined) {
       let cache: StatementCache | null = null;
+      let ended: Error | undefined;
       const limits = opts.statements;
       // Queued ahead of the client's first statement; until it is confirmed, nothing is cached.
       if (prepared && limits !== undefined) client.query(`set plan_cache_mode = ${mode}`, (err: Error | null) => void (err === null && (cache = new StatementCache(client, limits))));
       w = {
         query: ((text: string, values: readonly unknown[]) =>
           new Promise<PostgresQueryResult<unknown>>((resolve, reject) => {
-            runOn(client, cache, prepared, text, values as unknown[], (err, res) => (err ? reject(err) : resolve(res as unknown as PostgresQueryResult<unknown>)));
+            runOn(client, cache, prepared, text, values as unknown[], (err, res) => {
+              if (err === null) return resolve(res as unknown as PostgresQueryResult<unknown>);
+              if (endsSession(err)) ended = err;
+              reject(err);
+            });
           })) as PostgresPoolClient['query'],
-        release: () => client.release(),
+        release: () => {
+          const err = ended;
+          ended = undefined;
+          client.release(err);
+        },
       };
       wrappers.set(client, w);
     }

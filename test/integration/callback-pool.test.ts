@@ -51,4 +51,32 @@ describe('the store pool', () => {
     await expect(rollback).rejects.toThrow('rolled back');
     expect((await sql<{ v: number }>`select v from t`.execute(db)).rows).toEqual([{ v: 1 }]);
   });
+
+  it('drops a connection the server ended (FATAL) on release, before its socket closes: the next statement gets a live one', async () => {
+    const { db: one, pool: single } = createDb(await createDatabase(), 1);
+    try {
+      await sql`select 1`.execute(one);
+      const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(one)).rows[0]!.pid;
+      const sleeping = sql`select pg_sleep(30)`.execute(one);
+      await waitForState(pid, 'active');
+      await pool.query('select pg_terminate_backend($1)', [pid]);
+      const failed = await sleeping.catch((e: unknown) => e);
+      // Postgres sends its FATAL error before it closes the socket; pg reports the first at once.
+      expect((failed as { code?: string }).code).toBe('57P01');
+      expect(single.idleCount).toBe(0);
+      expect((await sql<{ n: number }>`select 1::int as n`.execute(one)).rows).toEqual([{ n: 1 }]);
+    } finally {
+      await one.destroy();
+    }
+  });
+
+  /** Waits until backend `pid` is in `state` (pg_stat_activity). */
+  async function waitForState(pid: number, state: string): Promise<void> {
+    for (let i = 0; i < 400; i += 1) {
+      const { rows } = await pool.query('select state from pg_stat_activity where pid = $1', [pid]);
+      if (rows[0]?.state === state) return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`backend ${pid} never reached ${state}`);
+  }
 });
