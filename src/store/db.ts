@@ -55,7 +55,8 @@ function pgPool(databaseUrl: string, max: number, opts: DbOptions): pg.Pool {
   pool.on('error', () => undefined);
   // pg-pool only listens for errors on idle clients. A checked-out client whose server goes
   // away (failover, pg_terminate_backend) emits 'error' with no listener, which would crash the
-  // process; the query in flight still rejects, and callback-pool.ts has the pool drop the dead client on release.
+  // process; the query in flight still rejects, and callback-pool.ts has the pool drop the dead
+  // client on release.
   pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
