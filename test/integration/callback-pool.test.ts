@@ -57,10 +57,11 @@ describe('the store pool', () => {
     try {
       await sql`select 1`.execute(one);
       const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(one)).rows[0]!.pid;
-      const sleeping = sql`select pg_sleep(30)`.execute(one);
+      // Caught at once: the error may arrive before the terminating statement's own answer.
+      const sleeping = sql`select pg_sleep(30)`.execute(one).catch((e: unknown) => e);
       await waitForState(pid, 'active');
       await pool.query('select pg_terminate_backend($1)', [pid]);
-      const failed = await sleeping.catch((e: unknown) => e);
+      const failed = await sleeping;
       // Postgres sends its FATAL error before it closes the socket; pg reports the first at once.
       expect((failed as { code?: string }).code).toBe('57P01');
       expect(single.idleCount).toBe(0);
