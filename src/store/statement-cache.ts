@@ -74,8 +74,8 @@ export class StatementCache {
   /**
    * Drops the statement of `text` from the cache (after a {@link STALE_STATEMENT} error) and
    * returns its name, for the caller to {@link deallocate} once the connection is free: while a
-   * failed statement still holds the connection, one more statement is all a client may queue (pg 8.19 warns of a second, pg 9
-   * refuses it), and the rerun goes first.
+   * failed statement still holds the connection, one more statement is all a client may queue
+   * (pg 8.19 warns of a second, pg 9 refuses it), and the rerun goes first.
    */
   drop(text: string): string | null {
     const name = this.#names.get(text);

@@ -4,7 +4,7 @@
  * it for milliseconds. Same rows, errors and transactions as pg gives.
  */
 import { sql, type Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
 import { createDb, type DB } from '../../src/store/db.js';
 import { createDatabase } from './helpers/fresh-db.js';
@@ -59,7 +59,8 @@ describe('the store pool', () => {
       const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(one)).rows[0]!.pid;
       // Caught at once: the error may arrive before the terminating statement's own answer.
       const sleeping = sql`select pg_sleep(30)`.execute(one).catch((e: unknown) => e);
-      await waitForState(pid, 'active');
+      const state = async () => (await pool.query('select state from pg_stat_activity where pid = $1', [pid])).rows[0]?.state;
+      await vi.waitFor(async () => expect(await state()).toBe('active'), { timeout: 10_000, interval: 25 });
       await pool.query('select pg_terminate_backend($1)', [pid]);
       const failed = await sleeping;
       // Postgres sends its FATAL error before it closes the socket; pg reports the first at once.
@@ -70,14 +71,4 @@ describe('the store pool', () => {
       await one.destroy();
     }
   });
-
-  /** Waits until backend `pid` is in `state` (pg_stat_activity). */
-  async function waitForState(pid: number, state: string): Promise<void> {
-    for (let i = 0; i < 400; i += 1) {
-      const { rows } = await pool.query('select state from pg_stat_activity where pid = $1', [pid]);
-      if (rows[0]?.state === state) return;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error(`backend ${pid} never reached ${state}`);
-  }
 });
