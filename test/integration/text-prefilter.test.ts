@@ -74,6 +74,30 @@ describe('the trigram pre-filter of like and keyword', () => {
     expect(exactPlan, exactPlan).toMatch(/records__\w+_words_idx/);
   });
 
+  it('an in of multi-word values on a non-lookup field reads only the records holding a whole value, not those holding a common word', async () => {
+    const { id } = await h.createConnector(token);
+    const [run] = await h.runsOf(id);
+    expect(await executeRun(h.deps, run!.id)).toBe('succeeded');
+    // Region values are `word-number`: pick two whose first word many other records hold too.
+    const { rows: common } = await sql<{ region: string; holders: string }>`
+      select min(data #>> '{metadata,region}') as region, count(*)::text as holders from records
+       where connector_id = ${id}::uuid and data #>> '{metadata,region}' like '%-%'
+       group by split_part(data #>> '{metadata,region}', '-', 1) order by 2 desc limit 2`.execute(h.deps.db);
+    expect(common).toHaveLength(2);
+    const filter = { in: { 'metadata.region': common.map((r) => r.region) } };
+    const want = await exact(id, filter);
+    expect(await search(id, filter)).toEqual(want);
+    const query = parseSearchParams(TARGET, { query: { filter }, limit: 50 });
+    const req = { target: TARGET, connectorId: id, query, after: null, size: 51 };
+    const c = compileSearch(req, (await planIndexes(h.deps.db, req)).plan).compile(h.deps.db);
+    const [{ 'QUERY PLAN': plan }] = (await h.deps.pool.query(`explain (analyze, format json) ${c.sql}`, c.parameters as unknown[])).rows as [{ 'QUERY PLAN': [{ Plan: PlanNode }] }];
+    const read = heapRowsRead(plan[0].Plan);
+    // Weakened to the values' longest words (`&&`), the GIN passed every holder of a common word.
+    const holders = common.reduce((n, r) => n + Number(r.holders), 0);
+    expect(holders, 'the test needs common words').toBeGreaterThan(4 * want.length + 20);
+    expect(read, JSON.stringify(plan)).toBeLessThanOrEqual(want.length + 2);
+  });
+
   it('records without text (written for OpenSearch) are still found, and a reindex brings the index back', async () => {
     const { id } = await h.createConnector(token);
     const [run] = await h.runsOf(id);
@@ -161,3 +185,11 @@ describe('the trigram pre-filter of like and keyword', () => {
     expect(longest).toBeGreaterThan(150);
   });
 });
+
+type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; 'Rows Removed by Filter'?: number; 'Rows Removed by Index Recheck'?: number; Plans?: PlanNode[] };
+
+/** Rows a plan's scans of records fetched from the heap: those returned and those its filters then removed. */
+function heapRowsRead(node: PlanNode): number {
+  const own = node['Relation Name']?.startsWith('records') === true ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * node['Actual Loops'] : 0;
+  return own + (node.Plans ?? []).reduce((n, p) => n + heapRowsRead(p), 0);
+}
