@@ -26,6 +26,8 @@ export function cases(sample: Record<string, unknown>[], n: number): Case[] {
     { name: 'keyword two words, ranked', target: 30, params: () => ({ query: { filter: { keyword: { name: 'grace hopper' } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where lower(doc->>'name') ~ '\\m(grace|hopper)\\M' order by (lower(doc->>'name') ~ '\\mgrace\\M')::int + (lower(doc->>'name') ~ '\\mhopper\\M')::int desc, id limit 50`.execute(db) },
     { name: 'eq other field, rare value (top-level)', target: 5, params: () => ({ query: { filter: { eq: { invoice_prefix: pick(1).invoice_prefix } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where doc->>'invoice_prefix' = ${String(pick(1).invoice_prefix)} order by id limit 50`.execute(db) },
     { name: 'eq other field, rare value (nested)', target: 5, params: () => ({ query: { filter: { eq: { 'metadata.region': (pick(2).metadata as Record<string, unknown>)?.region } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where doc->'metadata'->>'region' = ${String((pick(2).metadata as Record<string, unknown>)?.region)} order by id limit 50`.execute(db) },
+    // Several rare values at once, which share common words (`support-998`, `support-12`): each value is required whole.
+    { name: 'in other field, 4 rare values (nested)', target: null, params: () => ({ query: { filter: { in: { 'metadata.region': regions(sample) } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where doc->'metadata'->>'region' = any(${regions(sample)}::text[]) order by id limit 50`.execute(db) },
     { name: 'like common pattern', target: 50, params: () => ({ query: { filter: { like: { email: '%garcia%' } } }, limit: 50 }), naive: (db) => sql`select id, doc from naive where doc->>'email' ilike '%garcia%' order by id limit 50`.execute(db) },
     // The common pattern on a first page sorted by a time field: walked along its sort index (like-walk.ts).
     { name: 'like common pattern, sorted by created', target: null, params: () => ({ query: { filter: { like: { email: '%garcia%' } }, sort: [{ created: 'desc' }] }, limit: 50 }), naive: (db) => sql`select id, doc from naive where doc->>'email' ilike '%garcia%' order by (doc->>'created')::bigint desc, id limit 50`.execute(db) },
@@ -38,3 +40,8 @@ export function cases(sample: Record<string, unknown>[], n: number): Case[] {
   ];
 }
 
+/** Up to four distinct regions of the sample's records (the field is nullable). */
+function regions(sample: readonly Record<string, unknown>[]): string[] {
+  const all = sample.map((r) => (r.metadata as Record<string, unknown> | undefined)?.region).filter((x): x is string => typeof x === 'string');
+  return [...new Set(all)].slice(0, 4);
+}
