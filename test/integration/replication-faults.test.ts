@@ -87,8 +87,11 @@ describe('upstream faults during a sync', () => {
       await blocker.query('begin; lock table records in share mode');
       const waiting = sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where application_name = 'syncdex' and wait_event_type = 'Lock'`;
       await vi.waitFor(async () => expect((await waiting.execute(h.deps.db)).rows[0]!.n).toBeGreaterThan(0), { timeout: 60_000, interval: 25 });
-      // What a failover does to the app: every syncdex connection dies, one of them mid-write.
-      await sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'syncdex' and pid <> pg_backend_pid()`.execute(h.deps.db);
+      // What a failover does to the app: every connection dies, one of them mid-write, the
+      // queue's own (BullMQ's PostgreSQL backend, which keeps a pool of its own) included.
+      const ended = await sql<{ app: string }>`select application_name as app, pg_terminate_backend(pid) from pg_stat_activity
+         where datname = current_database() and application_name <> 'test-blocker' and pid <> pg_backend_pid()`.execute(h.deps.db);
+      expect(ended.rows.map((r) => r.app)).toEqual(expect.arrayContaining(['syncdex', '']));
       await blocker.query('rollback');
       h.sandbox.faults.clear();
       const final = await h.waitRun(run!.id);
