@@ -63,6 +63,9 @@ const textLeaf = fc.oneof(
   // exact matches of whole phrases on a non-lookup field and on the lookup field.
   fc.tuple(fc.constantFrom('fuzzy', 'keyword'), fc.array(term, { minLength: 1, maxLength: 2 })).map(([op, ts]) => ({ any: { lines: { [op]: { text: ts.join(' ') } } } })),
   fc.tuple(fc.constantFrom('note', 'name', 'meta.city'), phrase).map(([p, v]) => ({ eq: { [p]: v } })),
+  // Several whole phrases at once: values of several words, sharing words with each other and
+  // with records that hold none of them (each is required whole, compile-search.ts).
+  fc.tuple(fc.constantFrom('note', 'meta.city'), fc.array(phrase, { minLength: 2, maxLength: 4 })).map(([p, vs]) => ({ in: { [p]: vs } })),
   fc.tuple(fc.array(term, { minLength: 1, maxLength: 2 }), fc.constantFrom('abc-1', 'zz')).map(([ts, c]) => ({ and: [{ fuzzy: { name: ts.join(' ') } }, { eq: { 'meta.code': c } }] })),
 );
 const filter = fc.oneof(
