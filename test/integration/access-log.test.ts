@@ -1,6 +1,6 @@
 /**
  * The API's access log: one line per answered request (method, path, status, duration, request
- * id), none on arrival, and no query string. A server fault keeps its own error line.
+ * id), none on arrival, and no query string.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './helpers/harness.js';

@@ -40,7 +40,7 @@ export function textPrefilter(reqs: readonly TextRequirement[]): Sql[] {
  * whole, one `@>` apiece, which Postgres answers with a BitmapOr over the GIN; past it, each is
  * weakened to its longest word. Weakened, an `in` on two values of a nested field read every
  * record holding the values' common word (`support-998`: `support`), 204–294 ms at 100,000
- * customers against 2.8 ms for one value (bench/README.md, session 49).
+ * customers against 2.8 ms for one value (session 48's scratch; bench/README.md, session 49).
  */
 export const WHOLE_ALTERNATIVES_MAX = 16;
 
