@@ -5,7 +5,7 @@ import type { Deps } from '../app/deps.js';
 import { AppError } from '../errors.js';
 import { SEARCH_LIMITS } from '../search/dsl/ast.js';
 import { isConnectorId } from '../store/connectors-repo.js';
-import { accessLog } from './access-log.js';
+import { AccessLog } from './access-log.js';
 import { sessionPrincipal } from './admin-session.js';
 import { accessOf, authenticate, authenticateNaming, requireAdmin } from './auth.js';
 import { handleError } from './error-mapper.js';
@@ -86,8 +86,8 @@ export function buildApi(deps: Deps): FastifyInstance {
     loggerInstance: deps.logger.child({ component: 'api' }) as FastifyBaseLogger,
     bodyLimit: SEARCH_LIMITS.maxBodyBytes,
     trustProxy: deps.config.trustProxy,
-    // One access line per request instead of fastify's two (access-log.ts).
-    disableRequestLogging: true,
+    // One access line per request instead of fastify's two.
+    logController: new AccessLog(),
     // Malformed URLs and over-long path parameters answer in our one error shape too.
     frameworkErrors: (e, req, reply) => handleError(e, req, reply),
   });
@@ -102,7 +102,6 @@ export function buildApi(deps: Deps): FastifyInstance {
   app.setSerializerCompiler(() => serializeReply);
   app.setReplySerializer(serializeReply);
   for (const s of sharedSchemas) app.addSchema(s);
-  accessLog(app);
   app.addHook('onRequest', authHook(deps));
   app.addHook('preValidation', async (req) => rejectUnstorable(req.body, req.url));
   void app.register(swagger, openapiOptions(deps));
