@@ -55,12 +55,16 @@ function wordPrefilter(reqs: readonly WordRequirement[], seed: number): Sql[] {
   return reqs.map((r) => {
     if (r.length === 0) return FALSE;
     if (r.length === 1) return all(r[0] as readonly string[]);
-    const whole = r.filter((alt) => alt.length > 1).slice(0, WHOLE_ALTERNATIVES_MAX);
-    const anyOf = r.filter((alt) => !whole.includes(alt)).map((alt) => alt.reduce((a, b) => (b.length > a.length ? b : a), ''));
+    const multi = r.filter((alt) => alt.length > 1);
+    const whole = multi.slice(0, WHOLE_ALTERNATIVES_MAX);
+    const anyOf = [...r.filter((alt) => alt.length === 1), ...multi.slice(WHOLE_ALTERNATIVES_MAX)].map(longestWord);
     const conds = [...(anyOf.length === 0 ? [] : [sql`t.words && ${hashes(anyOf)}::int4[]`]), ...whole.map(all)];
     return conds.length === 1 ? (conds[0] as Sql) : sql`(${sql.join(conds, sql` or `)})`;
   });
 }
+
+/** The longest token of an alternative: one it implies. */
+const longestWord = (alt: readonly string[]): string => alt.reduce((a, b) => (b.length > a.length ? b : a), '');
 
 /** Up to this many text operators, a filter's words are written out in place (compile-filter.ts `wordsOf`). */
 const INLINE_WORDS_MAX = 8;
