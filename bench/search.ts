@@ -56,8 +56,7 @@ export async function load(db: Kysely<DB>, connectorId: string, n: number, log: 
   }
   // ...and what a run's end does: the statistics keeper's check, and the entity's record count.
   await setRecordCount(db, connectorId, n);
-  statsKeeper(db).poke(true);
-  await statsKeeper(db).settle();
+  await statsKeeper(db).current();
   return sample;
 }
 
@@ -71,8 +70,7 @@ export async function loadSmall(db: Kysely<DB>, n: number): Promise<{ id: string
   await setRecordCount(db, id, n);
   // What its run's end does (a tenant the statistics do not know yet gets analyzed).
   statsKeeper(db).wrote(c.inserted + c.updated, { connectorId: id, entity: 'customers' });
-  statsKeeper(db).poke(true);
-  await statsKeeper(db).settle();
+  await statsKeeper(db).current();
   return { id, sample: docs[n >> 1] as Record<string, unknown> };
 }
 

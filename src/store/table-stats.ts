@@ -120,22 +120,27 @@ async function stalePartitions(db: Kysely<DB>, tenants: readonly TenantWrites[])
 
 /**
  * Analyzes the partitions of `records` that are stale; `tenants`: the rows this process wrote per
- * tenant since its last analysis. One analysis at a time across processes (a try-lock: a writer
- * that finds another analyzing skips, the result is the same); `flush` also flushes the text
- * indexes' pending lists when nothing is stale (a run's end). Returns the tenants whose
- * partitions were analyzed, or null when none was.
+ * tenant since its last analysis. One analysis at a time across processes. A periodic check
+ * (`atRunEnd` false) takes the lock only when something is due and skips when another process
+ * holds it (that one's analysis sees the same rows). A run's end waits for the lock and decides
+ * under it: another process's analysis may have sampled the partition before this run's last
+ * pages, and the run must not be reported done before the planner knows them. It also flushes
+ * the text indexes' pending lists. Returns the tenants whose partitions were analyzed, or null.
  */
-export async function analyzeRecordsIfStale(db: Kysely<DB>, flush = false, tenants: readonly TenantWrites[] = []): Promise<readonly TenantWrites[] | null> {
-  const stale = await stalePartitions(db, tenants);
-  if (stale.length === 0 && !flush) return null;
+export async function analyzeRecordsIfStale(db: Kysely<DB>, atRunEnd = false, tenants: readonly TenantWrites[] = []): Promise<readonly TenantWrites[] | null> {
+  if (!atRunEnd && (await stalePartitions(db, tenants)).length === 0) return null;
   return db.connection().execute(async (conn) => {
     const key = 'analyze/records';
-    const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtextextended(${key}, 0)) as ok`.execute(conn);
-    if (rows[0]?.ok !== true) return null;
+    if (atRunEnd) await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(conn);
+    else {
+      const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtextextended(${key}, 0)) as ok`.execute(conn);
+      if (rows[0]?.ok !== true) return null;
+    }
     try {
+      const stale = await stalePartitions(conn, tenants);
       // The partitions alone: a statement naming its entity is planned on its partition's statistics.
       for (const p of stale) await sql`analyze ${sql.id(p.partition)}`.execute(conn);
-      await flushPendingLists(conn);
+      if (stale.length > 0 || atRunEnd) await flushPendingLists(conn);
       return stale.length === 0 ? null : stale.flatMap((p) => p.tenants);
     } finally {
       await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
@@ -213,6 +218,15 @@ export class StatsKeeper {
       if (rows > 0) this.tenants.set(key, { tenant: t.tenant, rows });
       else this.tenants.delete(key);
     }
+  }
+
+  /**
+   * A forced check, awaited: at a run's end, before the run is reported done, so that a search
+   * right after it is planned on statistics that hold its rows. Failures are logged, as in `poke`.
+   */
+  async current(): Promise<void> {
+    this.poke(true);
+    await this.settle();
   }
 
   /** Waits until no check is in flight or due (shutdown, tests). */

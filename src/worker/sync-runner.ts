@@ -170,14 +170,14 @@ async function executeClaimed(deps: SyncDeps, run: SyncRunRow, stop: RunStop): P
     // Whatever happened, pages already written reach the index before the job ends.
     await ctx.shipper.drain().catch((e: unknown) => ctx.log.warn({ err: errorLog(e) }, 'index shipping failed; the next run ships it'));
   }
+  // Before the run says succeeded: a search right after it is planned on statistics that hold its rows.
+  await statsKeeper(deps.db, deps.logger).current();
   try {
     await finishSuccess(deps, ctx);
   } catch (e) {
     if (e instanceof RunNotRunning) return 'stopped';
     throw e;
   }
-  // The run's last pages count too: a search right after the run is planned on them.
-  statsKeeper(deps.db, deps.logger).poke(true);
   ctx.log.info({ pages }, 'sync run succeeded');
   return 'succeeded';
 }
