@@ -4,6 +4,7 @@
  * entity they wrote outgrew what the planner believes it holds (a small connector beside a big one).
  */
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
 import { compileSearch } from '../../src/search/postgres/postgres-backend.js';
@@ -68,4 +69,36 @@ describe('planner statistics right after a sync', () => {
     const text = await emailPlan(id);
     expect(text, text).toContain('records__customers_keys_idx');
   });
+
+  it('a run\'s end waits for another process\'s analysis instead of skipping it, then analyzes what that one did not see', async () => {
+    // Another process holds the analysis lock, as a writer in the middle of an ANALYZE does.
+    const other = new pg.Client({ connectionString: h.env.DATABASE_URL });
+    await other.connect();
+    try {
+      await other.query(`select pg_advisory_lock(hashtextextended('analyze/records', 0))`);
+      h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: SMALL });
+      const { id } = await h.createConnector(await h.token());
+      const [run] = await h.runsOf(id);
+      // The run's end queues for the lock; until it has it, the run is not reported done.
+      await until(async () => (await other.query(`select 1 from pg_locks where locktype = 'advisory' and not granted`)).rowCount === 1);
+      expect((await h.runsOf(id))[0]!.status).toBe('running');
+      const released = (await other.query<{ now: Date }>(`select clock_timestamp() as now`)).rows[0]!.now;
+      await other.query(`select pg_advisory_unlock(hashtextextended('analyze/records', 0))`);
+      expect((await h.waitRun(run!.id)).status).toBe('succeeded');
+      const { rows } = await sql<{ analyzed: Date }>`select last_analyze as analyzed from pg_stat_user_tables where relname = 'records__customers'`.execute(h.deps.db);
+      expect(rows[0]!.analyzed.getTime()).toBeGreaterThanOrEqual(released.getTime());
+      expect(await plannerTenantRows(h.deps.db, { connectorId: id, entity: 'customers' })).toBeGreaterThanOrEqual(SMALL / 2);
+    } finally {
+      await other.end();
+    }
+  });
 });
+
+/** Resolves once `check` holds, polling every 20 ms for up to 30 s. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met within 30 s');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
