@@ -127,15 +127,10 @@ async function stalePartitions(db: Kysely<DB>, tenants: readonly TenantWrites[])
  * pages, and the run must not be reported done before the planner knows them. It also flushes
  * the text indexes' pending lists. Returns the tenants whose partitions were analyzed, or null.
  */
-export async function analyzeRecordsIfStale(db: Kysely<DB>, atRunEnd = false, tenants: readonly TenantWrites[] = []): Promise<readonly TenantWrites[] | null> {
+export async function analyzeRecordsIfStale(db: Kysely<DB>, atRunEnd = false, tenants: readonly TenantWrites[] = [], lockWaitMs = RUN_END_LOCK_WAIT_MS): Promise<readonly TenantWrites[] | null> {
   if (!atRunEnd && (await stalePartitions(db, tenants)).length === 0) return null;
   return db.connection().execute(async (conn) => {
-    const key = 'analyze/records';
-    if (atRunEnd) await sql`select pg_advisory_lock(hashtextextended(${key}, 0))`.execute(conn);
-    else {
-      const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtextextended(${key}, 0)) as ok`.execute(conn);
-      if (rows[0]?.ok !== true) return null;
-    }
+    if (!(await takeAnalyzeLock(conn, atRunEnd ? lockWaitMs : 0))) return null;
     try {
       const stale = await stalePartitions(conn, tenants);
       // The partitions alone: a statement naming its entity is planned on its partition's statistics.
@@ -143,9 +138,33 @@ export async function analyzeRecordsIfStale(db: Kysely<DB>, atRunEnd = false, te
       if (stale.length > 0 || atRunEnd) await flushPendingLists(conn);
       return stale.length === 0 ? null : stale.flatMap((p) => p.tenants);
     } finally {
-      await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
+      await sql`select pg_advisory_unlock(hashtextextended(${ANALYZE_LOCK}, 0))`.execute(conn);
     }
   });
+}
+
+const ANALYZE_LOCK = 'analyze/records';
+
+/** How long a run's end waits for another process's analysis before it gives up (logged; autovacuum will analyze). */
+export const RUN_END_LOCK_WAIT_MS = 60_000;
+
+/**
+ * Takes the analysis lock on `conn`: at once or not at all when `waitMs` is 0, else waiting up to
+ * `waitMs` (a lock timeout, which throws): a hung analysis elsewhere must not hold a run's end forever.
+ */
+async function takeAnalyzeLock(conn: Kysely<DB>, waitMs: number): Promise<boolean> {
+  if (waitMs === 0) {
+    const { rows } = await sql<{ ok: boolean }>`select pg_try_advisory_lock(hashtextextended(${ANALYZE_LOCK}, 0)) as ok`.execute(conn);
+    return rows[0]?.ok === true;
+  }
+  await sql`select set_config('lock_timeout', ${`${waitMs}ms`}, false)`.execute(conn);
+  try {
+    await sql`select pg_advisory_lock(hashtextextended(${ANALYZE_LOCK}, 0))`.execute(conn);
+    return true;
+  } finally {
+    // A pooled connection: the next user gets the server's default again.
+    await sql`reset lock_timeout`.execute(conn);
+  }
 }
 
 /**

@@ -9,7 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
 import { compileSearch } from '../../src/search/postgres/postgres-backend.js';
 import { searchTarget } from '../../src/search/target.js';
-import { plannerTenantRows } from '../../src/store/table-stats.js';
+import { createDb } from '../../src/store/db.js';
+import { analyzeRecordsIfStale, plannerTenantRows } from '../../src/store/table-stats.js';
+import { migratedDatabase } from './helpers/fresh-db.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 const SIZE = 8000;
@@ -90,6 +92,30 @@ describe('planner statistics right after a sync', () => {
       expect(await plannerTenantRows(h.deps.db, { connectorId: id, entity: 'customers' })).toBeGreaterThanOrEqual(SMALL / 2);
     } finally {
       await other.end();
+    }
+  });
+});
+
+describe('the run end\'s wait for the analysis lock', () => {
+  it('gives up after its bounded wait with a lock timeout, and leaves the pooled connection\'s lock timeout as it found it', async () => {
+    const url = await migratedDatabase();
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    // One connection: the one that waited is the one asked afterwards.
+    const { db } = createDb(url, 1);
+    try {
+      await other.query(`select pg_advisory_lock(hashtextextended('analyze/records', 0))`);
+      const started = Date.now();
+      await expect(analyzeRecordsIfStale(db, true, [], 300)).rejects.toMatchObject({ code: '55P03' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(250);
+      const { rows } = await sql<{ lock_timeout: string }>`show lock_timeout`.execute(db);
+      expect(rows[0]!.lock_timeout).toBe('0');
+      // Released, the same call takes the lock at once.
+      await other.query(`select pg_advisory_unlock(hashtextextended('analyze/records', 0))`);
+      await expect(analyzeRecordsIfStale(db, true, [], 300)).resolves.toBeNull();
+    } finally {
+      await other.end();
+      await db.destroy();
     }
   });
 });
