@@ -128,11 +128,13 @@ async function stalePartitions(db: Kysely<DB>, tenants: readonly TenantWrites[])
  * the text indexes' pending lists. Returns the tenants whose partitions were analyzed, or null.
  */
 export async function analyzeRecordsIfStale(db: Kysely<DB>, atRunEnd = false, tenants: readonly TenantWrites[] = [], lockWaitMs = RUN_END_LOCK_WAIT_MS): Promise<readonly TenantWrites[] | null> {
-  if (!atRunEnd && (await stalePartitions(db, tenants)).length === 0) return null;
+  // A periodic check decides before the lock; a run's end, which may have waited, under it.
+  const due = atRunEnd ? null : await stalePartitions(db, tenants);
+  if (due?.length === 0) return null;
   return db.connection().execute(async (conn) => {
     if (!(await takeAnalyzeLock(conn, atRunEnd ? lockWaitMs : 0))) return null;
     try {
-      const stale = await stalePartitions(conn, tenants);
+      const stale = due ?? (await stalePartitions(conn, tenants));
       // The partitions alone: a statement naming its entity is planned on its partition's statistics.
       for (const p of stale) await sql`analyze ${sql.id(p.partition)}`.execute(conn);
       if (stale.length > 0 || atRunEnd) await flushPendingLists(conn);
@@ -143,7 +145,8 @@ export async function analyzeRecordsIfStale(db: Kysely<DB>, atRunEnd = false, te
   });
 }
 
-const ANALYZE_LOCK = 'analyze/records';
+/** The advisory lock (hashed) that one process at a time holds while it analyzes `records`. */
+export const ANALYZE_LOCK = 'analyze/records';
 
 /** How long a run's end waits for another process's analysis before it gives up (logged; autovacuum will analyze). */
 export const RUN_END_LOCK_WAIT_MS = 60_000;

@@ -5,16 +5,19 @@
  */
 import { sql } from 'kysely';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseSearchParams } from '../../src/search/dsl/parse.js';
 import { compileSearch } from '../../src/search/postgres/postgres-backend.js';
 import { searchTarget } from '../../src/search/target.js';
 import { createDb } from '../../src/store/db.js';
-import { analyzeRecordsIfStale, plannerTenantRows } from '../../src/store/table-stats.js';
+import { ANALYZE_LOCK, analyzeRecordsIfStale, plannerTenantRows } from '../../src/store/table-stats.js';
 import { migratedDatabase } from './helpers/fresh-db.js';
 import { startHarness, type Harness } from './helpers/harness.js';
 
 const SIZE = 8000;
+
+/** Takes or releases the analysis lock on another connection, as another process's writer does. */
+const analyzeLock = (c: pg.Client, fn: 'pg_advisory_lock' | 'pg_advisory_unlock'): Promise<unknown> => c.query(`select ${fn}(hashtextextended($1, 0))`, [ANALYZE_LOCK]);
 /** Above the per-tenant minimum (500), under a tenth of the table. */
 const SMALL = 600;
 
@@ -77,15 +80,15 @@ describe('planner statistics right after a sync', () => {
     const other = new pg.Client({ connectionString: h.env.DATABASE_URL });
     await other.connect();
     try {
-      await other.query(`select pg_advisory_lock(hashtextextended('analyze/records', 0))`);
+      await analyzeLock(other, 'pg_advisory_lock');
       h.sandbox.configure({ connectorType: 'payments', entity: 'customers', size: SMALL });
       const { id } = await h.createConnector(await h.token());
       const [run] = await h.runsOf(id);
       // The run's end queues for the lock; until it has it, the run is not reported done.
-      await until(async () => (await other.query(`select 1 from pg_locks where locktype = 'advisory' and not granted`)).rowCount === 1);
+      await vi.waitFor(async () => expect((await other.query(`select 1 from pg_locks where locktype = 'advisory' and not granted`)).rowCount).toBe(1), { timeout: 30_000, interval: 20 });
       expect((await h.runsOf(id))[0]!.status).toBe('running');
       const released = (await other.query<{ now: Date }>(`select clock_timestamp() as now`)).rows[0]!.now;
-      await other.query(`select pg_advisory_unlock(hashtextextended('analyze/records', 0))`);
+      await analyzeLock(other, 'pg_advisory_unlock');
       expect((await h.waitRun(run!.id)).status).toBe('succeeded');
       const { rows } = await sql<{ analyzed: Date }>`select last_analyze as analyzed from pg_stat_user_tables where relname = 'records__customers'`.execute(h.deps.db);
       expect(rows[0]!.analyzed.getTime()).toBeGreaterThanOrEqual(released.getTime());
@@ -104,14 +107,14 @@ describe('the run end\'s wait for the analysis lock', () => {
     // One connection: the one that waited is the one asked afterwards.
     const { db } = createDb(url, 1);
     try {
-      await other.query(`select pg_advisory_lock(hashtextextended('analyze/records', 0))`);
+      await analyzeLock(other, 'pg_advisory_lock');
       const started = Date.now();
       await expect(analyzeRecordsIfStale(db, true, [], 300)).rejects.toMatchObject({ code: '55P03' });
       expect(Date.now() - started).toBeGreaterThanOrEqual(250);
       const { rows } = await sql<{ lock_timeout: string }>`show lock_timeout`.execute(db);
       expect(rows[0]!.lock_timeout).toBe('0');
       // Released, the same call takes the lock at once.
-      await other.query(`select pg_advisory_unlock(hashtextextended('analyze/records', 0))`);
+      await analyzeLock(other, 'pg_advisory_unlock');
       await expect(analyzeRecordsIfStale(db, true, [], 300)).resolves.toBeNull();
     } finally {
       await other.end();
@@ -119,12 +122,3 @@ describe('the run end\'s wait for the analysis lock', () => {
     }
   });
 });
-
-/** Resolves once `check` holds, polling every 20 ms for up to 30 s. */
-async function until(check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met within 30 s');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
