@@ -85,7 +85,9 @@ describe('planner statistics right after a sync', () => {
       const { id } = await h.createConnector(await h.token());
       const [run] = await h.runsOf(id);
       // The run's end queues for the lock; until it has it, the run is not reported done.
-      await vi.waitFor(async () => expect((await other.query(`select 1 from pg_locks where locktype = 'advisory' and not granted`)).rowCount).toBe(1), { timeout: 30_000, interval: 20 });
+      // That lock's waiters only: the queue's own advisory locks must not count.
+      const waiting = `select 1 from pg_locks where locktype = 'advisory' and not granted and objsubid = 1 and ((classid::int8 << 32) | objid::int8) = hashtextextended($1, 0)`;
+      await vi.waitFor(async () => expect((await other.query(waiting, [ANALYZE_LOCK])).rowCount).toBe(1), { timeout: 30_000, interval: 20 });
       expect((await h.runsOf(id))[0]!.status).toBe('running');
       const released = (await other.query<{ now: Date }>(`select clock_timestamp() as now`)).rows[0]!.now;
       await analyzeLock(other, 'pg_advisory_unlock');
