@@ -4,8 +4,7 @@
  * and two shippers of one entity must never send at once (an older version could land after a
  * newer delete). A proxy in front of the engine holds bulk requests until the test lets them through.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { shipAll } from '../../src/search/indexer.js';
 import { searchTarget } from '../../src/search/target.js';
 import { lockEntity, upsertPage } from '../../src/store/records-repo.js';
@@ -19,14 +18,11 @@ import { realOpenSearch } from './helpers/real-opensearch.js';
 const TARGET = searchTarget('payments', 'customers');
 const url = realOpenSearch('shipping locks on OpenSearch');
 
-/** Resolves once `cond` holds, polling; fails loudly after `ms`. */
-async function until(cond: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** Resolves once `cond` holds, polling; fails naming `what` after 20 s. */
+const until = (cond: () => boolean, what: string): Promise<void> =>
+  vi.waitFor(() => {
+    if (!cond()) throw new Error(`timed out waiting for ${what}`);
+  }, { timeout: 20_000, interval: 20 });
 
 describe.skipIf(url === null)('shipping to OpenSearch and page writes', () => {
   let h: Harness;
