@@ -66,7 +66,7 @@ export class WordSet {
    */
   touch(hash: number): number {
     // No branch: a branch on a value still in flight would make the CPU wait for it.
-    const at = (Math.imul(hash, 0x9e3779b1) >>> this.shift) * SLOT;
+    const at = this.home(hash);
     return (this.slots[at] as number) + (this.chars[this.slots[at + 2] as number] as number);
   }
 
@@ -82,8 +82,7 @@ export class WordSet {
     const slots = this.slots;
     const mask = slots.length - SLOT;
     const len = end - start;
-    // Fibonacci hashing: the top bits of the product spread hashes that differ only in low bits.
-    for (let at = (Math.imul(hash, 0x9e3779b1) >>> this.shift) * SLOT; ; at = (at + SLOT) & mask) {
+    for (let at = this.home(hash); ; at = (at + SLOT) & mask) {
       const path = slots[at + 1] as number;
       if (path === 0) return at;
       if (slots[at] === hash && path === pathId + 1 && slots[at + 3] === len && this.same(slots[at + 2] as number, text, start, len)) return -1;
@@ -105,13 +104,15 @@ export class WordSet {
     // what growing cost the worker (session 52's profile).
     for (let from = 0; from < old.length; from += SLOT) {
       if (old[from + 1] === 0) continue;
-      let at = (Math.imul(old[from] as number, 0x9e3779b1) >>> this.shift) * SLOT;
+      let at = this.home(old[from] as number);
       while (slots[at + 1] !== 0) at = (at + SLOT) & mask;
-      slots[at] = old[from] as number;
-      slots[at + 1] = old[from + 1] as number;
-      slots[at + 2] = old[from + 2] as number;
-      slots[at + 3] = old[from + 3] as number;
+      for (let k = 0; k < SLOT; k++) slots[at + k] = old[from + k] as number;
     }
+  }
+
+  /** The first slot a word of `hash` may sit in. Fibonacci hashing: the top bits of the product spread hashes that differ only in low bits. */
+  private home(hash: number): number {
+    return (Math.imul(hash, 0x9e3779b1) >>> this.shift) * SLOT;
   }
 
   private growChars(need: number): void {
